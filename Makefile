@@ -1,0 +1,55 @@
+# Popcorn for Linux 6.1: top-level build.
+#
+#   make          build the guest kernel (bzImage) with our patches and code
+#   make test     build what is stale, boot the QEMU test suite
+#   make run      the demo: boot 2 nodes and show each node's view
+#   make clean    remove build output (the kernel tree stays unpacked)
+#   make distclean remove the whole build directory
+#
+# Everything is built under build/, which git ignores.
+
+REPO    := $(CURDIR)
+BUILD   := $(REPO)/build
+KDIR    := $(BUILD)/linux
+BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
+TOOLS   := $(BUILD)/tools
+INITRD  := $(BUILD)/initramfs.cpio.gz
+JOBS    ?= $(shell nproc)
+
+export CCACHE_DIR ?= $(HOME)/.cache/ccache
+
+KMAKE = $(MAKE) -C $(KDIR) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+	KBUILD_BUILD_USER=popcorn KBUILD_BUILD_HOST=build -j$(JOBS)
+
+.PHONY: all kernel deps tree tools initramfs test run clean distclean
+
+all: kernel
+
+deps:
+	@$(REPO)/scripts/install-deps.sh
+
+tree: deps
+	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(KDIR)
+
+kernel: tree
+	@+$(KMAKE) -s bzImage
+	@echo "  KERNEL  $(BZIMAGE)"
+
+tools: deps
+	@+$(MAKE) -s -C $(REPO)/tools/popcorn OUT=$(TOOLS)
+
+initramfs: tools
+	@$(REPO)/vm-test/mkinitramfs.sh $(TOOLS) $(INITRD)
+
+test: kernel initramfs
+	@$(REPO)/vm-test/suite.sh $(BZIMAGE) $(INITRD)
+
+run: kernel initramfs
+	@$(REPO)/vm-test/demo.sh $(BZIMAGE) $(INITRD)
+
+clean:
+	rm -rf $(TOOLS) $(INITRD) $(BUILD)/initramfs $(BUILD)/vm
+	-[ -d $(KDIR) ] && $(KMAKE) -s clean
+
+distclean:
+	rm -rf $(BUILD)

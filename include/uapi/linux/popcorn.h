@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Popcorn distributed thread execution: user-visible ABI.
+ *
+ * System calls (x86-64):
+ *   451 popcorn_migrate(int nid, void *uregs)
+ *   452 popcorn_get_thread_status(struct popcorn_thread_status *status)
+ *   453 popcorn_get_node_info(int *my_nid, struct popcorn_node_info *info,
+ *                             int len)
+ *
+ * See Documentation/popcorn/ for their semantics and error codes.
+ */
+#ifndef _UAPI_LINUX_POPCORN_H
+#define _UAPI_LINUX_POPCORN_H
+
+#include <linux/types.h>
+
+/* Largest cluster: node ids are 0 .. POPCORN_MAX_NODES - 1. */
+#define POPCORN_MAX_NODES	32
+
+/* Values of popcorn_node_info.arch */
+#define POPCORN_ARCH_UNKNOWN	(-1)
+#define POPCORN_ARCH_X86	1
+
+/* Values of popcorn_node_info.status */
+#define POPCORN_NODE_OFFLINE	0
+#define POPCORN_NODE_ONLINE	1
+
+struct popcorn_node_info {
+	unsigned int status;	/* POPCORN_NODE_OFFLINE or _ONLINE */
+	int arch;		/* POPCORN_ARCH_*, UNKNOWN while offline */
+	int distance;		/* reserved, always 0 */
+};
+
+/*
+ * A thread that has not migrated is its own peer: current_nid and
+ * peer_nid are both the node it runs on and peer_pid is its own tid.
+ * With Popcorn disabled on this boot, both node ids are -1.
+ */
+struct popcorn_thread_status {
+	int current_nid;	/* node the calling thread runs on */
+	int peer_nid;		/* node of its counterpart thread */
+	__kernel_pid_t peer_pid; /* tid of the counterpart on peer_nid */
+};
+
+#endif /* _UAPI_LINUX_POPCORN_H */

@@ -1,0 +1,67 @@
+#!/bin/bash
+# Prepare the kernel tree in the ignored build directory:
+#   unpack linux-source-6.1 (again whenever the patch series changes),
+#   apply patches/ in the order of patches/series, link our source
+#   directories into it, and (re)configure when the config changes.
+# Usage: prepare-tree.sh REPO_DIR KERNEL_DIR
+set -euo pipefail
+
+repo=$1
+kdir=$2
+tarball=/usr/src/linux-source-6.1.tar.xz
+fragment=$repo/configs/guest.config
+
+series_id() {
+	(cd "$repo/patches" && cat series && cat $(grep -v '^#' series)) | sha256sum | cut -d' ' -f1
+}
+
+want=$(series_id)
+have=$(cat "$kdir/.pcn-series" 2>/dev/null || true)
+if [ "$want" != "$have" ]; then
+	echo "  TREE    unpacking $tarball and applying patches/"
+	rm -rf "$kdir" "$kdir.tmp"
+	mkdir -p "$kdir.tmp"
+	tar -C "$kdir.tmp" -xf "$tarball" --strip-components=1
+	for p in $(grep -v '^#' "$repo/patches/series"); do
+		echo "  PATCH   $p"
+		patch -d "$kdir.tmp" -p1 --batch --quiet --forward < "$repo/patches/$p"
+	done
+	echo "$want" > "$kdir.tmp/.pcn-series"
+	mv "$kdir.tmp" "$kdir"
+fi
+
+# Our sources stay in the repository: the tree links to them, so an edit
+# is seen by kbuild at once and only what changed is recompiled.
+link() {
+	local target=$1 name=$2
+	if [ "$(readlink "$kdir/$name" 2>/dev/null)" != "$target" ]; then
+		rm -rf "${kdir:?}/$name"
+		ln -s "$target" "$kdir/$name"
+	fi
+}
+link "$repo/kernel/popcorn" kernel/popcorn
+link "$repo/drivers/pcn_transport" drivers/pcn_transport
+link "$repo/include/popcorn" include/popcorn
+link "$repo/include/uapi/linux/popcorn.h" include/uapi/linux/popcorn.h
+
+cfg_id=$( (cat "$fragment"; echo "$want") | sha256sum | cut -d' ' -f1)
+if [ "$cfg_id" != "$(cat "$kdir/.pcn-config" 2>/dev/null || true)" ] || [ ! -f "$kdir/.config" ]; then
+	echo "  CONFIG  tinyconfig + configs/guest.config"
+	make -s -C "$kdir" ARCH=x86_64 tinyconfig >/dev/null
+	(cd "$kdir" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m .config "$fragment" >/dev/null)
+	make -s -C "$kdir" ARCH=x86_64 olddefconfig >/dev/null
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		opt=${line%%=*}
+		val=${line#*=}
+		if [ "$val" = n ]; then
+			grep -q "^$opt=" "$kdir/.config" && { echo "config: $opt should be unset" >&2; bad=1; }
+		elif ! grep -qx "$line" "$kdir/.config"; then
+			echo "config: $line did not stick (got: $(grep "^$opt=\|$opt is not set" "$kdir/.config"))" >&2
+			bad=1
+		fi
+	done < "$fragment"
+	[ $bad -eq 0 ] || exit 1
+	echo "$cfg_id" > "$kdir/.pcn-config"
+fi
