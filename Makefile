@@ -3,6 +3,7 @@
 #   make          build the guest kernel (bzImage) with our patches and code
 #   make test     build what is stale, boot the QEMU test suite
 #   make run      the demo: boot 2 nodes and show each node's view
+#   make check-series  build after every patch of patches/ (slow)
 #   make clean    remove build output (the kernel tree stays unpacked)
 #   make distclean remove the whole build directory
 #
@@ -21,7 +22,7 @@ export CCACHE_DIR ?= $(HOME)/.cache/ccache
 KMAKE = $(MAKE) -C $(KDIR) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_USER=popcorn KBUILD_BUILD_HOST=build -j$(JOBS)
 
-.PHONY: all kernel deps tree tools initramfs test run clean distclean
+.PHONY: all kernel deps tree tools initramfs test run check-series clean distclean
 
 all: kernel
 
@@ -46,6 +47,9 @@ test: kernel initramfs
 
 run: kernel initramfs
 	@$(REPO)/vm-test/demo.sh $(BZIMAGE) $(INITRD)
+
+check-series: deps
+	@$(REPO)/scripts/check-series.sh $(REPO) $(BUILD)
 
 clean:
 	rm -rf $(TOOLS) $(INITRD) $(BUILD)/initramfs $(BUILD)/vm

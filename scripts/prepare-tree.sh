@@ -11,8 +11,12 @@ kdir=$2
 tarball=/usr/src/linux-source-6.1.tar.xz
 fragment=$repo/configs/guest.config
 
+# Identity of the series: the order and the diffs themselves, so that
+# rewording a commit message does not force a fresh tree.
 series_id() {
-	(cd "$repo/patches" && cat series && cat $(grep -v '^#' series)) | sha256sum | cut -d' ' -f1
+	(cd "$repo/patches" && grep -v '^#' series &&
+	 for p in $(grep -v '^#' series); do sed -n '/^diff /,$p' "$p"; done) |
+		sha256sum | cut -d' ' -f1
 }
 
 want=$(series_id)

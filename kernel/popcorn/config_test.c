@@ -173,4 +173,5 @@ static struct kunit_suite pcn_config_suite = {
 	.name = "popcorn_config",
 	.test_cases = pcn_config_cases,
 };
+
 kunit_test_suite(pcn_config_suite);

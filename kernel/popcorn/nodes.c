@@ -70,6 +70,7 @@ void pcn_node_set_online(int nid, int arch)
 	if (WARN_ON_ONCE(!pcn_nid_valid(nid)))
 		return;
 	WRITE_ONCE(pcn_arch[nid], arch);
+	/* Publish the arch before the online bit; see pcn_node_arch(). */
 	smp_mb__before_atomic();
 	if (!test_and_set_bit(nid, pcn_online))
 		pr_info("node %d online\n", nid);

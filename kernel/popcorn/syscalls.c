@@ -23,12 +23,12 @@ SYSCALL_DEFINE3(popcorn_get_node_info, int __user *, my_nid,
 
 	for (nid = 0; nid < len; nid++) {
 		struct popcorn_node_info ni = {
-			.status = POPCORN_NODE_OFFLINE,
+			.status = POPCORN_STATUS_OFFLINE,
 			.arch = POPCORN_ARCH_UNKNOWN,
 		};
 
 		if (pcn_node_online(nid)) {
-			ni.status = POPCORN_NODE_ONLINE;
+			ni.status = POPCORN_STATUS_ONLINE;
 			ni.arch = pcn_node_arch(nid);
 		}
 		if (copy_to_user(&info[nid], &ni, sizeof(ni)))

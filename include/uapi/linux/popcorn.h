@@ -23,11 +23,11 @@
 #define POPCORN_ARCH_X86	1
 
 /* Values of popcorn_node_info.status */
-#define POPCORN_NODE_OFFLINE	0
-#define POPCORN_NODE_ONLINE	1
+#define POPCORN_STATUS_OFFLINE	0
+#define POPCORN_STATUS_ONLINE	1
 
 struct popcorn_node_info {
-	unsigned int status;	/* POPCORN_NODE_OFFLINE or _ONLINE */
+	unsigned int status;	/* POPCORN_STATUS_OFFLINE or _ONLINE */
 	int arch;		/* POPCORN_ARCH_*, UNKNOWN while offline */
 	int distance;		/* reserved, always 0 */
 };

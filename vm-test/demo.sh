@@ -1,0 +1,27 @@
+#!/bin/bash
+# make run: boot 2 nodes and print each node's view of the cluster.
+# Usage: demo.sh BZIMAGE INITRD
+set -uo pipefail
+
+export BZIMAGE=$1 INITRD=$2
+here=$(cd "$(dirname "$0")" && pwd)
+export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
+N=${NODES:-2}
+. "$here/cluster.sh"
+trap 'cluster_cleanup; exit 130' INT TERM
+trap 'cluster_cleanup' EXIT
+
+demo_cmdline() {
+	echo "$(base_cmdline "$1") pcn.nodes=$(node_list "$N") pcn.nid=$1" \
+	     "pcn.transport=${PCN_TRANSPORT:-tcp} pcn_test=demo"
+}
+
+echo "Booting $N Popcorn nodes under QEMU (TCG)..."
+cluster_boot demo "$N" "${NODE_TIMEOUT:-180}" demo_cmdline
+rc=$?
+for ((i = 0; i < N; i++)); do
+	grep -v '^#' "$VMDIR/demo/node$i.results" | tr -d '\r'
+	grep -h 'popcorn:' "$VMDIR/demo/node$i.console" | sed "s/^/  node$i kernel: /"
+done
+echo "Console logs: $VMDIR/demo/node*.console"
+exit $rc

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Build the guest initramfs: static busybox, our static tools and the
+# guest test scripts.  Usage: mkinitramfs.sh TOOLS_DIR OUTPUT.cpio.gz
+set -euo pipefail
+
+tools=$1
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$out")/initramfs
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,tests}
+cp /bin/busybox "$root/bin/busybox"
+for f in "$tools"/*; do
+	[ -x "$f" ] && [ -f "$f" ] && cp "$f" "$root/bin/"
+done
+cp "$here/guest/init" "$root/init"
+cp "$here"/guest/*.sh "$root/tests/"
+chmod +x "$root/init" "$root"/tests/*.sh
+
+(cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet -R 0:0) |
+	gzip -9 -n > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "  INITRD  $out"

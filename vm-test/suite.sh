@@ -1,0 +1,101 @@
+#!/bin/bash
+# The QEMU test suite: boots the scenarios below, numbers and counts the
+# TAP lines every guest reports, and ends with "N passed, N failed".
+# Usage: suite.sh BZIMAGE INITRD
+# Environment: TRANSPORTS (default "tcp"), VMDIR, NODE_TIMEOUT.
+set -uo pipefail
+
+export BZIMAGE=$1 INITRD=$2
+here=$(cd "$(dirname "$0")" && pwd)
+export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
+NODE_TIMEOUT=${NODE_TIMEOUT:-180}
+. "$here/cluster.sh"
+
+trap 'cluster_cleanup; exit 130' INT TERM
+trap 'cluster_cleanup' EXIT
+
+passed=0 failed=0 skipped=0 num=0
+
+# report NAME N: count the results of every node of scenario NAME.
+report() {
+	local name=$1 n=$2 i line dir=$VMDIR/$1 bad desc
+	for ((i = 0; i < n; i++)); do
+		bad=0
+		while IFS= read -r line; do
+			line=${line%$'\r'}
+			case "$line" in
+			"ok - "*" # SKIP"*)
+				num=$((num + 1)); skipped=$((skipped + 1))
+				echo "ok $num - $name/node$i: ${line#ok - }" ;;
+			"ok - "*)
+				num=$((num + 1)); passed=$((passed + 1))
+				echo "ok $num - $name/node$i: ${line#ok - }" ;;
+			"not ok - "*)
+				num=$((num + 1)); failed=$((failed + 1)); bad=1
+				echo "not ok $num - $name/node$i: ${line#not ok - }" ;;
+			esac
+		done < "$dir/node$i.results"
+		num=$((num + 1))
+		if grep -q '^# done' "$dir/node$i.results" && [ ! -e "$dir/node$i.results.host" ]; then
+			passed=$((passed + 1))
+			echo "ok $num - $name/node$i: guest ran its tests and powered off"
+		else
+			failed=$((failed + 1)); bad=1
+			echo "not ok $num - $name/node$i: guest ran its tests and powered off"
+			[ -e "$dir/node$i.results.host" ] && sed 's/^/  /' "$dir/node$i.results.host"
+		fi
+		if [ $bad -ne 0 ]; then
+			echo "  --- tail of $dir/node$i.console ---"
+			tail -n 40 "$dir/node$i.console" | sed 's/^/  | /'
+			if [ -s "$dir/node$i.qemu.log" ]; then
+				echo "  --- $dir/node$i.qemu.log ---"
+				tail -n 10 "$dir/node$i.qemu.log" | sed 's/^/  | /'
+			fi
+		fi
+	done
+}
+
+run_scenario() {	# run_scenario NAME N CMDLINE_FN
+	echo "# scenario $1: $2 node(s)"
+	cluster_boot "$1" "$2" "$NODE_TIMEOUT" "$3"
+	report "$1" "$2"
+}
+
+# --- scenarios --------------------------------------------------------
+
+for transport in ${TRANSPORTS:-tcp}; do
+	export PCN_TRANSPORT=$transport
+
+	# Three nodes with a valid configuration: each reports its own id.
+	nodes3() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=nodeinfo pcn_case=valid"
+	}
+	run_scenario "$transport-3nodes" 3 nodes3
+done
+
+# Refused configurations: the kernel boots with Popcorn disabled.
+bogus_transport() {
+	echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+	     "pcn.transport=bogus pcn_test=nodeinfo pcn_case=bogus_transport"
+}
+run_scenario bogus-transport 1 bogus_transport
+
+bad_nodes() {
+	echo "$(base_cmdline "$1") pcn.nodes=10.77.0.1,10.77.0.x pcn.nid=$1" \
+	     "pcn_test=nodeinfo pcn_case=bad_nodes"
+}
+run_scenario bad-nodes 1 bad_nodes
+
+bad_nid() {
+	echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=7" \
+	     "pcn_test=nodeinfo pcn_case=bad_nid"
+}
+run_scenario bad-nid 1 bad_nid
+
+if [ $skipped -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ $failed -eq 0 ]
