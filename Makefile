@@ -12,14 +12,15 @@
 REPO    := $(CURDIR)
 BUILD   := $(REPO)/build
 KDIR    := $(BUILD)/linux
-BZIMAGE := $(KDIR)/arch/x86/boot/bzImage
+KOBJ    := $(BUILD)/obj
+BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 TOOLS   := $(BUILD)/tools
 INITRD  := $(BUILD)/initramfs.cpio.gz
 JOBS    ?= $(shell nproc)
 
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-KMAKE = $(MAKE) -C $(KDIR) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+KMAKE = $(MAKE) -C $(KDIR) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_USER=popcorn KBUILD_BUILD_HOST=build -j$(JOBS)
 
 .PHONY: all kernel deps tree tools initramfs test run check-series clean distclean
@@ -30,7 +31,7 @@ deps:
 	@$(REPO)/scripts/install-deps.sh
 
 tree: deps
-	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(KDIR)
+	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(KDIR) $(KOBJ)
 
 kernel: tree
 	@+$(KMAKE) -s bzImage
@@ -53,7 +54,7 @@ check-series: deps
 
 clean:
 	rm -rf $(TOOLS) $(INITRD) $(BUILD)/initramfs $(BUILD)/vm
-	-[ -d $(KDIR) ] && $(KMAKE) -s clean
+	-[ -d $(KOBJ) ] && $(KMAKE) -s clean
 
 distclean:
 	rm -rf $(BUILD)

@@ -20,8 +20,8 @@ for ((k = 1; k <= ${#series[@]}; k++)); do
 	done
 	for d in kernel include drivers; do ln -s "$repo/$d" "$tmp/$d"; done
 	echo "== series check: first $k patch(es), up to ${series[$((k - 1))]}"
-	"$repo/scripts/prepare-tree.sh" "$tmp" "$tmp/linux"
-	make -s -C "$tmp/linux" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" bzImage
+	"$repo/scripts/prepare-tree.sh" "$tmp" "$tmp/linux" "$tmp/obj"
+	make -s -C "$tmp/linux" O="$tmp/obj" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" bzImage
 	echo "ok $k - builds after ${series[$((k - 1))]}"
 done
 rm -rf "$work/series-check"

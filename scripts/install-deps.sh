@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(
 	linux-source-6.1 xz-utils gcc make bc bison flex libelf-dev libssl-dev
-	cpio gzip ccache perl python3 kmod
+	cpio gzip patch ccache perl kmod procps
 	qemu-system-x86 busybox-static vde2 iproute2 rdma-core
 	libc6-dev
 )

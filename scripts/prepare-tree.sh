@@ -2,12 +2,15 @@
 # Prepare the kernel tree in the ignored build directory:
 #   unpack linux-source-6.1 (again whenever the patch series changes),
 #   apply patches/ in the order of patches/series, link our source
-#   directories into it, and (re)configure when the config changes.
-# Usage: prepare-tree.sh REPO_DIR KERNEL_DIR
+#   directories into it, and (re)configure the object directory when
+#   the config changes.  Objects never land in the source tree (nor, via
+#   the links, in the repository): the kernel is built with O=OBJ_DIR.
+# Usage: prepare-tree.sh REPO_DIR KERNEL_DIR OBJ_DIR
 set -euo pipefail
 
 repo=$1
 kdir=$2
+odir=$3
 tarball=/usr/src/linux-source-6.1.tar.xz
 fragment=$repo/configs/guest.config
 
@@ -48,24 +51,25 @@ link "$repo/drivers/pcn_transport" drivers/pcn_transport
 link "$repo/include/popcorn" include/popcorn
 link "$repo/include/uapi/linux/popcorn.h" include/uapi/linux/popcorn.h
 
+mkdir -p "$odir"
 cfg_id=$( (cat "$fragment"; echo "$want") | sha256sum | cut -d' ' -f1)
-if [ "$cfg_id" != "$(cat "$kdir/.pcn-config" 2>/dev/null || true)" ] || [ ! -f "$kdir/.config" ]; then
+if [ "$cfg_id" != "$(cat "$odir/.pcn-config" 2>/dev/null || true)" ] || [ ! -f "$odir/.config" ]; then
 	echo "  CONFIG  tinyconfig + configs/guest.config"
-	make -s -C "$kdir" ARCH=x86_64 tinyconfig >/dev/null
-	(cd "$kdir" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m .config "$fragment" >/dev/null)
-	make -s -C "$kdir" ARCH=x86_64 olddefconfig >/dev/null
+	make -s -C "$kdir" O="$odir" ARCH=x86_64 tinyconfig >/dev/null
+	(cd "$odir" && ARCH=x86_64 "$kdir/scripts/kconfig/merge_config.sh" -m -O "$odir" .config "$fragment" >/dev/null)
+	make -s -C "$kdir" O="$odir" ARCH=x86_64 olddefconfig >/dev/null
 	bad=0
 	while IFS= read -r line; do
 		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		opt=${line%%=*}
 		val=${line#*=}
 		if [ "$val" = n ]; then
-			grep -q "^$opt=" "$kdir/.config" && { echo "config: $opt should be unset" >&2; bad=1; }
-		elif ! grep -qx "$line" "$kdir/.config"; then
-			echo "config: $line did not stick (got: $(grep "^$opt=\|$opt is not set" "$kdir/.config"))" >&2
+			grep -q "^$opt=" "$odir/.config" && { echo "config: $opt should be unset" >&2; bad=1; }
+		elif ! grep -qx "$line" "$odir/.config"; then
+			echo "config: $line did not stick (got: $(grep "^$opt=\|$opt is not set" "$odir/.config"))" >&2
 			bad=1
 		fi
 	done < "$fragment"
 	[ $bad -eq 0 ] || exit 1
-	echo "$cfg_id" > "$kdir/.pcn-config"
+	echo "$cfg_id" > "$odir/.pcn-config"
 fi

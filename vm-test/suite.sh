@@ -67,9 +67,14 @@ for transport in ${TRANSPORTS:-tcp}; do
 	export PCN_TRANSPORT=$transport
 
 	# Three nodes with a valid configuration: each reports its own id.
+	# The last node gets no pcn.nid=: it must find its id from the
+	# address that ip= gave it.
 	nodes3() {
-		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
-		     "pcn.transport=$PCN_TRANSPORT pcn_test=nodeinfo pcn_case=valid"
+		local nid="pcn.nid=$1"
+		[ "$1" -eq 2 ] && nid=
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) $nid" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=nodeinfo" \
+		     "pcn_case=valid pcn_expect_nid=$1"
 	}
 	run_scenario "$transport-3nodes" 3 nodes3
 done
@@ -92,6 +97,28 @@ bad_nid() {
 	     "pcn_test=nodeinfo pcn_case=bad_nid"
 }
 run_scenario bad-nid 1 bad_nid
+
+# Harness self-test: a guest that never powers off is killed after the
+# timeout, reported, and leaves no QEMU or switch process behind.
+host_check() {	# host_check STATUS DESCRIPTION
+	num=$((num + 1))
+	if [ "$1" -eq 0 ]; then
+		passed=$((passed + 1)); echo "ok $num - harness: $2"
+	else
+		failed=$((failed + 1)); echo "not ok $num - harness: $2"
+	fi
+}
+hang() {
+	echo "$(base_cmdline "$1") pcn_test=hang"
+}
+echo "# scenario harness-timeout: 1 node that hangs, 15 s timeout"
+start=$SECONDS
+cluster_boot harness-timeout 1 15 hang
+host_check $([ $? -ne 0 ]; echo $?) "cluster_boot reports a guest that did not finish"
+host_check $([ $((SECONDS - start)) -lt 40 ]; echo $?) "hung guest killed at the timeout ($((SECONDS - start)) s)"
+grep -q "killed" "$VMDIR/harness-timeout/node0.results.host" 2>/dev/null
+host_check $? "the kill is recorded for the report"
+host_check $(! pgrep -f "$VMDIR/harness-timeout/" >/dev/null; echo $?) "no QEMU or vde_switch process left"
 
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

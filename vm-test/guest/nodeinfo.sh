@@ -5,7 +5,7 @@
 
 nodes=$(cmdline_param pcn.nodes)
 nr=$(echo "$nodes" | tr ',' '\n' | grep -c .)
-nid=$(cmdline_param pcn.nid)
+nid=${pcn_expect_nid:-$(cmdline_param pcn.nid)}
 
 case "$pcn_case" in
 valid)
@@ -13,6 +13,10 @@ valid)
 	tap $? "test_nodeinfo exited 0"
 	dmesg | grep -q "popcorn: node $nid of $nr "
 	tap $? "kernel log announces node $nid of $nr"
+	if [ -z "$(cmdline_param pcn.nid)" ]; then
+		dmesg | grep -q "popcorn: node $nid of $nr ($(cmdline_param ip | cut -d: -f1))"
+		tap $? "without pcn.nid, node id $nid found from own address"
+	fi
 	[ "$nid" = 0 ] && kunit_results popcorn_config
 	;;
 bogus_transport|bad_nodes|bad_nid)
