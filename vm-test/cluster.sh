@@ -1,12 +1,21 @@
 # Host side of the QEMU multi-node harness (sourced by suite.sh, demo.sh).
 #
-# cluster_boot NAME N TIMEOUT CMDLINE_FN
+# cluster_boot NAME N TIMEOUT CMDLINE_FN [shuffle]
 #   boots N guests (-accel tcg) on one private VDE hub; guest i gets
 #   node id i, address 10.77.0.(i+1)/24 and the kernel command line that
-#   CMDLINE_FN i prints.  Waits until every guest has powered off, or
-#   TIMEOUT seconds; a guest still running then is killed.  Per guest,
-#   $VMDIR/NAME/nodeI.console is the console log and nodeI.results its
-#   TAP lines.  Returns non-zero if any guest timed out.
+#   CMDLINE_FN i prints.  With "shuffle" the guests start in a random
+#   order, a random fraction of a second apart.
+#
+#   A guest prints its TAP lines on its second serial port, then
+#   "# done", then idles (so that it keeps serving its peers).  The
+#   harness ends the cluster when every guest is done, or after TIMEOUT
+#   seconds (a guest not done then is killed and reported).  A guest may
+#   ask for another to be killed with the line "# kill nodeJ": node J is
+#   killed as soon as it is done itself (node-loss tests).
+#
+#   Per guest, $VMDIR/NAME/nodeI.console is the console log and
+#   nodeI.results its TAP lines; nodeI.results.host notes a timeout.
+#   Returns non-zero if any guest timed out.
 #
 # All QEMU and switch processes are killed on exit, error or Ctrl-C.
 
@@ -46,10 +55,14 @@ base_cmdline() {	# base_cmdline I
 	     "ip=$(node_ip "$1")::::node$1:eth0:off"
 }
 
+node_done() {	# node_done DIR I
+	grep -q '^# done' "$1/node$2.results" 2>/dev/null
+}
+
 cluster_boot() {
-	local name=$1 n=$2 timeout=$3 cmdline_fn=$4
-	local dir=$VMDIR/$name i deadline alive pid
-	local -a pids=()
+	local name=$1 n=$2 timeout=$3 cmdline_fn=$4 shuffle=${5:-}
+	local dir=$VMDIR/$name i j deadline alldone alive order
+	local -a pids=() killed=()
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -57,7 +70,10 @@ cluster_boot() {
 		>"$dir/hub.log" 2>&1 || { echo "vde_switch failed" >&2; return 1; }
 	CLUSTER_PIDS+=("$(cat "$dir/hub.pid")")
 
-	for ((i = 0; i < n; i++)); do
+	order=$(seq 0 $((n - 1)))
+	[ -n "$shuffle" ] && order=$(echo "$order" | shuf)
+	echo "# $name: boot order $(echo $order)" > "$dir/boot-order"
+	for i in $order; do
 		: > "$dir/node$i.results"
 		qemu-system-x86_64 -accel tcg -cpu max -m "$VM_MEM" -smp "$VM_SMP" \
 			-nodefaults -no-user-config -display none -no-reboot \
@@ -68,28 +84,40 @@ cluster_boot() {
 			-netdev "vde,id=net0,sock=$dir/hub" \
 			-device "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:$(printf %02x $((i + 1))),romfile=" \
 			</dev/null >"$dir/node$i.qemu.log" 2>&1 &
-		pids+=($!)
+		pids[i]=$!
 		CLUSTER_PIDS+=($!)
+		[ -n "$shuffle" ] && sleep "0.$((RANDOM % 10))"
 	done
 
 	deadline=$((SECONDS + timeout))
 	while :; do
+		alldone=1
 		alive=0
-		for pid in "${pids[@]}"; do
-			kill -0 "$pid" 2>/dev/null && alive=1
+		for ((i = 0; i < n; i++)); do
+			node_done "$dir" "$i" || alldone=0
+			kill -0 "${pids[$i]}" 2>/dev/null && alive=1
 		done
+		[ $alldone -eq 1 ] && break
 		[ $alive -eq 0 ] && break
+		for j in $(cat "$dir"/node*.results | tr -d '\r' |
+			   sed -n 's/^# kill node\([0-9]\+\)$/\1/p' | sort -u); do
+			if [ "$j" -lt "$n" ] && [ -z "${killed[$j]:-}" ] && node_done "$dir" "$j"; then
+				kill -9 "${pids[$j]}" 2>/dev/null
+				killed[j]=1
+				echo "# node$j killed on request at $((SECONDS + timeout - deadline)) s" \
+					>> "$dir/events"
+			fi
+		done
 		if [ $SECONDS -ge $deadline ]; then
 			for ((i = 0; i < n; i++)); do
-				if kill -0 "${pids[$i]}" 2>/dev/null; then
-					echo "# $name: node$i still running after ${timeout}s, killed" \
+				if ! node_done "$dir" "$i"; then
+					echo "# $name: node$i not done after ${timeout}s, killed" \
 						>>"$dir/node$i.results.host"
-					kill -9 "${pids[$i]}" 2>/dev/null
 				fi
 			done
 			break
 		fi
-		sleep 0.5
+		sleep 0.3
 	done
 	cluster_cleanup
 	! ls "$dir"/node*.results.host >/dev/null 2>&1

@@ -27,7 +27,31 @@ static inline bool pcn_nid_valid(int nid)
 
 bool pcn_node_online(int nid);
 int pcn_node_arch(int nid);
-void pcn_node_set_online(int nid, int arch);
-void pcn_node_set_offline(int nid);
+
+/* IPv4 address of node @nid in pcn.nodes (network order), 0 if invalid. */
+__be32 pcn_node_addr(int nid);
+/* Node id of IPv4 address @addr, or -1 when it is not in pcn.nodes. */
+int pcn_node_by_addr(__be32 addr);
+
+/* Membership: what a transport reports about a peer's connection. */
+enum pcn_peer_state {
+	PCN_PEER_OFFLINE,
+	PCN_PEER_HANDSHAKE,
+	PCN_PEER_ONLINE,
+};
+
+enum pcn_peer_event {
+	PCN_PEER_EV_CONNECT,		/* connection up, handshake starts */
+	PCN_PEER_EV_HANDSHAKE_OK,	/* peer identified: online */
+	PCN_PEER_EV_HANDSHAKE_FAIL,	/* peer refused: offline */
+	PCN_PEER_EV_DISCONNECT,		/* connection lost: offline */
+};
+
+/*
+ * Apply @ev to peer @nid (@arch: its architecture, for HANDSHAKE_OK).
+ * Going offline fails every request waiting for the node.
+ * Return: 0, or -EINVAL for an event impossible in the peer's state.
+ */
+int pcn_node_event(int nid, enum pcn_peer_event ev, int arch);
 
 #endif /* _POPCORN_NODES_H */

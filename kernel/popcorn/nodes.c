@@ -3,9 +3,8 @@
  * Popcorn node membership.
  *
  * The cluster is fixed at boot by pcn.nodes=; this file applies the
- * parsed configuration and keeps, per node id, whether the node is
- * online and its architecture.  Until a transport connects peers, only
- * this node is online.
+ * parsed configuration, starts the transport, and keeps per node id the
+ * membership state that the transport drives (see membership.c).
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -13,11 +12,14 @@
 #include <linux/init.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
+#include <linux/spinlock.h>
 #include <net/net_namespace.h>
 #include <net/route.h>
 #include <popcorn/nodes.h>
 
 #include "config.h"
+#include "kmsg_internal.h"
+#include "membership.h"
 
 /* Parameters are spelled pcn.nodes=, pcn.nid=, pcn.transport=. */
 #undef MODULE_PARAM_PREFIX
@@ -38,6 +40,12 @@ MODULE_PARM_DESC(transport, "message transport: tcp (default), rdma, shm");
 
 static struct pcn_config pcn_cfg = { .my_nid = -1 };
 
+/*
+ * Per node: membership state (under pcn_nodes_lock) and, for lockless
+ * readers, an online bit and the architecture.
+ */
+static DEFINE_SPINLOCK(pcn_nodes_lock);
+static enum pcn_peer_state pcn_state[POPCORN_MAX_NODES];
 static DECLARE_BITMAP(pcn_online, POPCORN_MAX_NODES);
 static int pcn_arch[POPCORN_MAX_NODES];
 
@@ -60,28 +68,61 @@ int pcn_node_arch(int nid)
 {
 	if (!pcn_node_online(nid))
 		return POPCORN_ARCH_UNKNOWN;
-	/* Pairs with smp_mb__before_atomic() in pcn_node_set_online(). */
+	/* Pairs with smp_mb__before_atomic() in pcn_node_event(). */
 	smp_rmb();
 	return READ_ONCE(pcn_arch[nid]);
 }
 
-void pcn_node_set_online(int nid, int arch)
+__be32 pcn_node_addr(int nid)
 {
-	if (WARN_ON_ONCE(!pcn_nid_valid(nid)))
-		return;
-	WRITE_ONCE(pcn_arch[nid], arch);
-	/* Publish the arch before the online bit; see pcn_node_arch(). */
-	smp_mb__before_atomic();
-	if (!test_and_set_bit(nid, pcn_online))
-		pr_info("node %d online\n", nid);
+	return pcn_nid_valid(nid) ? pcn_cfg.addr[nid] : 0;
 }
 
-void pcn_node_set_offline(int nid)
+int pcn_node_by_addr(__be32 addr)
 {
-	if (WARN_ON_ONCE(!pcn_nid_valid(nid)))
-		return;
-	if (test_and_clear_bit(nid, pcn_online))
+	int nid;
+
+	for (nid = 0; nid < pcn_nr_nodes(); nid++)
+		if (pcn_cfg.addr[nid] == addr)
+			return nid;
+	return -1;
+}
+
+int pcn_node_event(int nid, enum pcn_peer_event ev, int arch)
+{
+	enum pcn_peer_state old;
+	int next;
+
+	if (WARN_ON_ONCE(!pcn_nid_valid(nid) || nid == pcn_my_nid()))
+		return -EINVAL;
+
+	spin_lock(&pcn_nodes_lock);
+	old = pcn_state[nid];
+	next = pcn_peer_next_state(old, ev);
+	if (next < 0) {
+		spin_unlock(&pcn_nodes_lock);
+		pr_warn("node %d: event %d impossible in state %s\n", nid, ev,
+			pcn_peer_state_name(old));
+		return next;
+	}
+	pcn_state[nid] = next;
+	if (next == PCN_PEER_ONLINE && old != PCN_PEER_ONLINE) {
+		WRITE_ONCE(pcn_arch[nid], arch);
+		/* Publish the arch before the online bit; see pcn_node_arch(). */
+		smp_mb__before_atomic();
+		set_bit(nid, pcn_online);
+	} else if (next != PCN_PEER_ONLINE) {
+		clear_bit(nid, pcn_online);
+	}
+	spin_unlock(&pcn_nodes_lock);
+
+	if (next == PCN_PEER_ONLINE && old != PCN_PEER_ONLINE)
+		pr_info("node %d online\n", nid);
+	if (old == PCN_PEER_ONLINE && next != PCN_PEER_ONLINE) {
 		pr_info("node %d offline\n", nid);
+		pcn_kmsg_fail_waits(nid);
+	}
+	return 0;
 }
 
 static bool pcn_addr_is_local(__be32 addr, void *arg)
@@ -115,9 +156,21 @@ static int __init pcn_nodes_init(void)
 	}
 
 	pcn_cfg = cfg;
-	pcn_node_set_online(cfg.my_nid, POPCORN_ARCH_X86);
+	pcn_state[cfg.my_nid] = PCN_PEER_ONLINE;
+	WRITE_ONCE(pcn_arch[cfg.my_nid], POPCORN_ARCH_X86);
+	set_bit(cfg.my_nid, pcn_online);
 	pr_info("node %d of %d (%pI4), transport %s\n", cfg.my_nid,
 		cfg.nr_nodes, &cfg.addr[cfg.my_nid], cfg.transport);
+
+	err = pcn_kmsg_start(cfg.transport);
+	if (err) {
+		pr_err("transport %s: %s (%d): Popcorn disabled\n", cfg.transport,
+		       err == -ENOENT ? "not built into this kernel" :
+					"failed to start", err);
+		clear_bit(cfg.my_nid, pcn_online);
+		WRITE_ONCE(pcn_cfg.nr_nodes, 0);
+		WRITE_ONCE(pcn_cfg.my_nid, -1);
+	}
 	return 0;
 }
 late_initcall_sync(pcn_nodes_init);

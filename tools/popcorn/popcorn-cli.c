@@ -5,8 +5,12 @@
  *   popcorn nodes    this node's id and every node's state
  *   popcorn status   migration status of the calling thread
  *   popcorn stat     print /proc/popcorn_stat ("stat reset" clears it)
+ *   popcorn ping NID [--size BYTES] [--count N]
+ *                    in-kernel message round trips to node NID
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,9 +77,68 @@ static int cmd_stat(int reset)
 	return fclose(f) ? 1 : 0;
 }
 
+#define PING_FILE "/sys/kernel/debug/popcorn/ping"
+
+static int cmd_ping(int argc, char **argv)
+{
+	unsigned long long v[10];
+	char cmd[64], res[512];
+	long size = 64, count = 100;
+	int nid, fd, i;
+	ssize_t n;
+
+	if (argc < 1)
+		return -1;
+	nid = atoi(argv[0]);
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--size"))
+			size = strtol(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--count"))
+			count = strtol(argv[i + 1], NULL, 0);
+		else
+			return -1;
+	}
+	if (i != argc)
+		return -1;
+
+	fd = open(PING_FILE, O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "popcorn: %s: %s\n", PING_FILE, strerror(errno));
+		return 1;
+	}
+	snprintf(cmd, sizeof(cmd), "%d %ld %ld", nid, size, count);
+	if (write(fd, cmd, strlen(cmd)) < 0) {
+		fprintf(stderr, "popcorn: ping node %d: %s\n", nid, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	n = read(fd, res, sizeof(res) - 1);
+	close(fd);
+	if (n <= 0) {
+		fprintf(stderr, "popcorn: ping result: %s\n", strerror(errno));
+		return 1;
+	}
+	res[n] = '\0';
+	if (sscanf(res, "nid %llu size %llu count %llu ok %llu min_ns %llu mean_ns %llu p50_ns %llu p99_ns %llu total_ns %llu kbps %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+		   &v[8], &v[9]) != 10) {
+		fprintf(stderr, "popcorn: unexpected ping result: %s", res);
+		return 1;
+	}
+	printf("ping node %llu: %llu/%llu round trips of %llu bytes, payload verified\n",
+	       v[0], v[3], v[2], v[1]);
+	printf("latency us: min %.1f mean %.1f p50 %.1f p99 %.1f\n",
+	       v[4] / 1e3, v[5] / 1e3, v[6] / 1e3, v[7] / 1e3);
+	printf("throughput: %.2f MB/s (payload both ways), %.1f round trips/s\n",
+	       v[9] / 1e3, v[8] ? v[3] * 1e9 / v[8] : 0.0);
+	printf("raw: %s", res);
+	return 0;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: popcorn nodes | status | stat [reset]\n");
+	fprintf(stderr, "usage: popcorn nodes | status | stat [reset] |\n"
+			"               ping NID [--size BYTES] [--count N]\n");
 }
 
 int main(int argc, char **argv)
@@ -90,6 +153,12 @@ int main(int argc, char **argv)
 		return cmd_status();
 	if (!strcmp(argv[1], "stat"))
 		return cmd_stat(argc > 2 && !strcmp(argv[2], "reset"));
+	if (!strcmp(argv[1], "ping")) {
+		int ret = cmd_ping(argc - 2, argv + 2);
+
+		if (ret >= 0)
+			return ret;
+	}
 	usage();
 	return 2;
 }

@@ -25,3 +25,62 @@ kunit_results() {
 	grep -qE '^(not )?ok [0-9]+ (- )?'"$suite"'$' "$f" ||
 		echo "not ok - kunit suite $suite has a result line"
 }
+
+# wait_until SECONDS COMMAND...: run COMMAND every 0.2 s until it
+# succeeds (return 0) or SECONDS have passed (return 1).  WAITED holds
+# the seconds it took.
+wait_until() {
+	local limit=$1 start now
+	shift
+	start=$(date +%s)
+	while :; do
+		if "$@"; then
+			WAITED=$(($(date +%s) - start))
+			return 0
+		fi
+		now=$(date +%s)
+		if [ $((now - start)) -ge "$limit" ]; then
+			WAITED=$((now - start))
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# Number of nodes this node sees online.
+online_count() {
+	popcorn nodes | grep -c '^node [0-9]* online'
+}
+
+node_is_online() {	# node_is_online NID
+	popcorn nodes | grep -q "^node $1 online"
+}
+
+node_is_offline() {
+	! node_is_online "$1"
+}
+
+# stat_type TYPE FIELD: a per-type counter of /proc/popcorn_stat;
+# FIELD is sent, sent_bytes, recv or recv_bytes.
+stat_type() {
+	awk -v t="$1" -v f="$2" '
+		$1 == "type" { for (i = 2; i <= NF; i++) col[$i] = i }
+		$1 == t && (f in col) { print $col[f]; found = 1 }
+		END { if (!found) print 0 }' /proc/popcorn_stat
+}
+
+# stat_key KEY: a "KEY VALUE" line of /proc/popcorn_stat (transport
+# counters), or "dropped REASON" with two words.
+stat_key() {
+	if [ $# -eq 2 ]; then
+		awk -v a="$1" -v b="$2" '$1 == a && $2 == b { print $3; f = 1 } END { if (!f) print 0 }' /proc/popcorn_stat
+	else
+		awk -v a="$1" 'NF == 2 && $1 == a { print $2; f = 1 } END { if (!f) print 0 }' /proc/popcorn_stat
+	fi
+}
+
+stat_at_least() {	# stat_at_least MIN KEY [KEY2]
+	local min=$1
+	shift
+	[ "$(stat_key "$@")" -ge "$min" ]
+}

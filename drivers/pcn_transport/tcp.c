@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Popcorn TCP transport.
+ *
+ * One TCP connection per pair of nodes, on port PCN_TCP_PORT.  The node
+ * with the higher id dials the lower one, retrying with backoff until
+ * the peer is up, so nodes may boot in any order; the lower one accepts
+ * only connections from addresses of pcn.nodes with a higher id.  Both
+ * ends then exchange a hello (magic, version, node id, architecture);
+ * only after it does the peer count as online.
+ *
+ * Each connection has a receive thread that reads header-framed
+ * messages and hands them to the messaging core; a frame whose size is
+ * impossible ends the connection (the stream cannot be resynchronised).
+ * Senders write directly to the socket under a per-peer mutex: the only
+ * queue is the socket's bounded send buffer, and a send blocked longer
+ * than PCN_TCP_SEND_TIMEOUT fails and drops the connection.  Keepalive
+ * and TCP_USER_TIMEOUT notice a vanished peer within a few seconds.
+ */
+#define pr_fmt(fmt) "pcn_tcp: " fmt
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/in.h>
+#include <linux/init.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/net.h>
+#include <linux/seq_file.h>
+#include <linux/tcp.h>
+#include <linux/wait.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <popcorn/nodes.h>
+#include <popcorn/pcn_kmsg.h>
+
+#define PCN_TCP_PORT			30467
+#define PCN_TCP_MAGIC			0x50434e31	/* "PCN1" */
+#define PCN_TCP_VERSION			1
+#define PCN_TCP_HANDSHAKE_TIMEOUT	(3 * HZ)
+#define PCN_TCP_SEND_TIMEOUT		10		/* seconds */
+#define PCN_TCP_USER_TIMEOUT_MS		5000
+#define PCN_TCP_RETRY_MIN_MS		100
+#define PCN_TCP_RETRY_MAX_MS		2000
+
+struct pcn_tcp_hello {
+	u32 magic;
+	u16 version;
+	u16 nid;
+	s32 arch;
+	u32 features;	/* reserved for authentication, 0 */
+} __packed;
+
+struct pcn_tcp_peer {
+	int nid;
+	/* Serialises senders; ->sock changes under it. */
+	struct mutex send_lock;
+	struct socket *sock;		/* NULL while not connected */
+	wait_queue_head_t wq;		/* woken when ->sock is cleared */
+	struct task_struct *dialer;	/* for peers with a lower id */
+};
+
+static struct pcn_tcp_peer pcn_tcp_peers[POPCORN_MAX_NODES];
+static struct socket *pcn_tcp_listen_sock;
+
+enum pcn_tcp_counter {
+	PCN_TCP_CONNECTS,		/* connections made (dialed) */
+	PCN_TCP_ACCEPTS,		/* connections accepted */
+	PCN_TCP_REFUSED_UNLISTED,	/* from an address not in pcn.nodes */
+	PCN_TCP_REFUSED_HANDSHAKE,	/* bad hello, or wrong direction */
+	PCN_TCP_FRAME_ERRORS,		/* impossible frame size */
+	PCN_TCP_DISCONNECTS,
+	PCN_TCP_SEND_ERRORS,
+	PCN_TCP_NR_COUNTERS
+};
+
+static const char * const pcn_tcp_counter_names[PCN_TCP_NR_COUNTERS] = {
+	"tcp_connects", "tcp_accepts", "tcp_refused_unlisted",
+	"tcp_refused_handshake", "tcp_frame_errors", "tcp_disconnects",
+	"tcp_send_errors",
+};
+
+static atomic64_t pcn_tcp_counters[PCN_TCP_NR_COUNTERS];
+
+static void pcn_tcp_count(enum pcn_tcp_counter c)
+{
+	atomic64_inc(&pcn_tcp_counters[c]);
+}
+
+/* Receive exactly @len bytes; 0, or -errno (-ECONNRESET on EOF). */
+static int pcn_tcp_recv_all(struct socket *sock, void *buf, size_t len)
+{
+	while (len) {
+		struct kvec iov = { .iov_base = buf, .iov_len = len };
+		struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+		int n = kernel_recvmsg(sock, &msg, &iov, 1, len, MSG_WAITALL);
+
+		if (n < 0)
+			return n;
+		if (n == 0)
+			return -ECONNRESET;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Send exactly @len bytes; 0, or -errno (-EAGAIN after the timeout). */
+static int pcn_tcp_send_all(struct socket *sock, const void *buf, size_t len)
+{
+	while (len) {
+		struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
+		struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+		int n = kernel_sendmsg(sock, &msg, &iov, 1, len);
+
+		if (n < 0)
+			return n;
+		if (n == 0)
+			return -EPIPE;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void pcn_tcp_set_timeouts(struct socket *sock, long rcv, long snd)
+{
+	WRITE_ONCE(sock->sk->sk_rcvtimeo, rcv);
+	WRITE_ONCE(sock->sk->sk_sndtimeo, snd);
+}
+
+static int pcn_tcp_send_hello(struct socket *sock)
+{
+	struct pcn_tcp_hello h = {
+		.magic = PCN_TCP_MAGIC,
+		.version = PCN_TCP_VERSION,
+		.nid = pcn_my_nid(),
+		.arch = POPCORN_ARCH_X86,
+	};
+
+	return pcn_tcp_send_all(sock, &h, sizeof(h));
+}
+
+/* Read the peer's hello and check it is node @nid; its arch or -errno. */
+static int pcn_tcp_recv_hello(struct socket *sock, int nid)
+{
+	struct pcn_tcp_hello h;
+	int ret = pcn_tcp_recv_all(sock, &h, sizeof(h));
+
+	if (ret)
+		return ret;
+	if (h.magic != PCN_TCP_MAGIC || h.version != PCN_TCP_VERSION ||
+	    h.nid != nid || h.arch != POPCORN_ARCH_X86 || h.features)
+		return -EPROTO;
+	return h.arch;
+}
+
+static void pcn_tcp_detach(struct pcn_tcp_peer *peer, struct socket *sock);
+
+static int pcn_tcp_rx_thread(void *arg)
+{
+	struct pcn_tcp_peer *peer = arg;
+	struct socket *sock = peer->sock;
+	struct pcn_kmsg_hdr hdr, *msg;
+	int ret;
+
+	for (;;) {
+		ret = pcn_tcp_recv_all(sock, &hdr, sizeof(hdr));
+		if (ret)
+			break;
+		if (hdr.size < sizeof(hdr) || hdr.size > PCN_KMSG_MAX_SIZE) {
+			pcn_tcp_count(PCN_TCP_FRAME_ERRORS);
+			pcn_kmsg_count_drop(PCN_DROP_FRAME);
+			pr_warn_ratelimited("node %d sent a frame of %u bytes, dropping the connection\n",
+					    peer->nid, hdr.size);
+			break;
+		}
+		msg = kvmalloc(hdr.size, GFP_KERNEL);
+		if (!msg) {
+			pr_warn_ratelimited("node %d: no memory for %u bytes, dropping the connection\n",
+					    peer->nid, hdr.size);
+			break;
+		}
+		memcpy(msg, &hdr, sizeof(hdr));
+		ret = pcn_tcp_recv_all(sock, (void *)msg + sizeof(hdr),
+				       hdr.size - sizeof(hdr));
+		if (ret) {
+			kvfree(msg);
+			break;
+		}
+		pcn_kmsg_process(peer->nid, msg, hdr.size);
+	}
+	pcn_tcp_detach(peer, sock);
+	return 0;
+}
+
+/* Handshake done: make @sock the peer's connection and start reading. */
+static int pcn_tcp_attach(struct pcn_tcp_peer *peer, struct socket *sock,
+			  int arch)
+{
+	struct sock *sk = sock->sk;
+	struct task_struct *rx;
+
+	sock_set_keepalive(sk);
+	tcp_sock_set_keepidle(sk, 1);
+	tcp_sock_set_keepintvl(sk, 1);
+	tcp_sock_set_keepcnt(sk, 3);
+	tcp_sock_set_user_timeout(sk, PCN_TCP_USER_TIMEOUT_MS);
+	tcp_sock_set_nodelay(sk);
+	pcn_tcp_set_timeouts(sock, MAX_SCHEDULE_TIMEOUT,
+			     PCN_TCP_SEND_TIMEOUT * HZ);
+
+	mutex_lock(&peer->send_lock);
+	peer->sock = sock;
+	mutex_unlock(&peer->send_lock);
+
+	rx = kthread_run(pcn_tcp_rx_thread, peer, "pcn_tcp_rx/%d", peer->nid);
+	if (IS_ERR(rx)) {
+		mutex_lock(&peer->send_lock);
+		peer->sock = NULL;
+		mutex_unlock(&peer->send_lock);
+		return PTR_ERR(rx);
+	}
+	pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_OK, arch);
+	return 0;
+}
+
+/* Connection lost (by the receive thread that owned it). */
+static void pcn_tcp_detach(struct pcn_tcp_peer *peer, struct socket *sock)
+{
+	/* Wake up senders blocked on the socket before taking their lock. */
+	kernel_sock_shutdown(sock, SHUT_RDWR);
+	pcn_tcp_count(PCN_TCP_DISCONNECTS);
+	/* Offline first: whoever waits for ->sock == NULL may reconnect. */
+	pcn_node_event(peer->nid, PCN_PEER_EV_DISCONNECT, 0);
+	mutex_lock(&peer->send_lock);
+	peer->sock = NULL;
+	mutex_unlock(&peer->send_lock);
+	sock_release(sock);
+	wake_up(&peer->wq);
+}
+
+/* Drop the peer's current connection and wait until it is gone. */
+static int pcn_tcp_drop_connection(struct pcn_tcp_peer *peer)
+{
+	mutex_lock(&peer->send_lock);
+	if (peer->sock)
+		kernel_sock_shutdown(peer->sock, SHUT_RDWR);
+	mutex_unlock(&peer->send_lock);
+	if (!wait_event_timeout(peer->wq, !READ_ONCE(peer->sock),
+				PCN_TCP_HANDSHAKE_TIMEOUT))
+		return -ETIMEDOUT;
+	return 0;
+}
+
+static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
+{
+	struct sockaddr_in local = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = pcn_node_addr(pcn_my_nid()),
+	};
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(PCN_TCP_PORT),
+		.sin_addr.s_addr = pcn_node_addr(peer->nid),
+	};
+	struct socket *sock;
+	int ret, arch;
+
+	ret = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &sock);
+	if (ret)
+		return ret;
+	pcn_tcp_set_timeouts(sock, PCN_TCP_HANDSHAKE_TIMEOUT,
+			     PCN_TCP_HANDSHAKE_TIMEOUT);
+	/* Our listed address: the peer checks it. */
+	ret = kernel_bind(sock, (struct sockaddr *)&local, sizeof(local));
+	if (!ret)
+		ret = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (ret)
+		goto out_release;
+
+	pcn_node_event(peer->nid, PCN_PEER_EV_CONNECT, 0);
+	ret = pcn_tcp_send_hello(sock);
+	arch = ret ? ret : pcn_tcp_recv_hello(sock, peer->nid);
+	if (arch < 0) {
+		ret = arch;
+		pcn_tcp_count(PCN_TCP_REFUSED_HANDSHAKE);
+		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+		pr_warn_ratelimited("handshake with node %d failed (%d)\n",
+				    peer->nid, ret);
+		goto out_release;
+	}
+	pcn_tcp_count(PCN_TCP_CONNECTS);
+	ret = pcn_tcp_attach(peer, sock, arch);
+	if (ret) {
+		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+		goto out_release;
+	}
+	return 0;
+
+out_release:
+	sock_release(sock);
+	return ret;
+}
+
+/* Keeps the connection to a peer with a lower id up. */
+static int pcn_tcp_dialer_thread(void *arg)
+{
+	struct pcn_tcp_peer *peer = arg;
+	unsigned int delay = PCN_TCP_RETRY_MIN_MS;
+
+	while (!kthread_should_stop()) {
+		if (READ_ONCE(peer->sock)) {
+			wait_event_interruptible(peer->wq, !READ_ONCE(peer->sock) ||
+						 kthread_should_stop());
+			delay = PCN_TCP_RETRY_MIN_MS;
+			continue;
+		}
+		if (!pcn_tcp_dial(peer))
+			continue;
+		msleep_interruptible(delay);
+		delay = min(delay * 2, PCN_TCP_RETRY_MAX_MS);
+	}
+	return 0;
+}
+
+/* An accepted connection: identify the peer, then handshake. */
+static void pcn_tcp_serve(struct socket *sock)
+{
+	struct sockaddr_in sin;
+	struct pcn_tcp_peer *peer;
+	int nid, arch, ret;
+
+	ret = kernel_getpeername(sock, (struct sockaddr *)&sin);
+	if (ret < 0)
+		goto out_release;
+	nid = pcn_node_by_addr(sin.sin_addr.s_addr);
+	if (nid < 0) {
+		pcn_tcp_count(PCN_TCP_REFUSED_UNLISTED);
+		pcn_kmsg_count_drop(PCN_DROP_HANDSHAKE);
+		pr_warn_ratelimited("refused connection from %pI4: not in pcn.nodes\n",
+				    &sin.sin_addr);
+		goto out_release;
+	}
+	pcn_tcp_set_timeouts(sock, PCN_TCP_HANDSHAKE_TIMEOUT,
+			     PCN_TCP_HANDSHAKE_TIMEOUT);
+	/* Only higher ids dial us; and a valid hello must come first. */
+	arch = nid > pcn_my_nid() ? pcn_tcp_recv_hello(sock, nid) : -EPROTO;
+	if (arch < 0) {
+		pcn_tcp_count(PCN_TCP_REFUSED_HANDSHAKE);
+		pcn_kmsg_count_drop(PCN_DROP_HANDSHAKE);
+		pr_warn_ratelimited("refused connection from %pI4 (node %d): bad handshake (%d)\n",
+				    &sin.sin_addr, nid, arch);
+		goto out_release;
+	}
+
+	/* A new valid connection from a connected peer: it restarted. */
+	peer = &pcn_tcp_peers[nid];
+	if (READ_ONCE(peer->sock) && pcn_tcp_drop_connection(peer))
+		goto out_release;
+
+	pcn_node_event(nid, PCN_PEER_EV_CONNECT, 0);
+	ret = pcn_tcp_send_hello(sock);
+	if (!ret)
+		ret = pcn_tcp_attach(peer, sock, arch);
+	if (ret) {
+		pcn_node_event(nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+		goto out_release;
+	}
+	pcn_tcp_count(PCN_TCP_ACCEPTS);
+	return;
+
+out_release:
+	sock_release(sock);
+}
+
+static int pcn_tcp_listener_thread(void *arg)
+{
+	struct socket *sock;
+
+	while (!kthread_should_stop()) {
+		if (kernel_accept(pcn_tcp_listen_sock, &sock, 0) < 0) {
+			msleep_interruptible(PCN_TCP_RETRY_MIN_MS);
+			continue;
+		}
+		pcn_tcp_serve(sock);
+	}
+	return 0;
+}
+
+static int pcn_tcp_listen(void)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(PCN_TCP_PORT),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	int ret;
+
+	ret = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &pcn_tcp_listen_sock);
+	if (ret)
+		return ret;
+	sock_set_reuseaddr(pcn_tcp_listen_sock->sk);
+	ret = kernel_bind(pcn_tcp_listen_sock, (struct sockaddr *)&sin,
+			  sizeof(sin));
+	if (!ret)
+		ret = kernel_listen(pcn_tcp_listen_sock, POPCORN_MAX_NODES);
+	if (ret) {
+		sock_release(pcn_tcp_listen_sock);
+		pcn_tcp_listen_sock = NULL;
+	}
+	return ret;
+}
+
+static int pcn_tcp_start(void)
+{
+	struct task_struct *t;
+	int nid, ret;
+
+	for (nid = 0; nid < pcn_nr_nodes(); nid++) {
+		struct pcn_tcp_peer *peer = &pcn_tcp_peers[nid];
+
+		peer->nid = nid;
+		mutex_init(&peer->send_lock);
+		init_waitqueue_head(&peer->wq);
+	}
+
+	ret = pcn_tcp_listen();
+	if (ret) {
+		pr_err("cannot listen on port %d (%d)\n", PCN_TCP_PORT, ret);
+		return ret;
+	}
+	t = kthread_run(pcn_tcp_listener_thread, NULL, "pcn_tcp_listen");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+
+	for (nid = 0; nid < pcn_my_nid(); nid++) {
+		t = kthread_run(pcn_tcp_dialer_thread, &pcn_tcp_peers[nid],
+				"pcn_tcp_dial/%d", nid);
+		if (IS_ERR(t))
+			return PTR_ERR(t);
+		pcn_tcp_peers[nid].dialer = t;
+	}
+	pr_info("listening on port %d, dialing %d lower node(s)\n",
+		PCN_TCP_PORT, pcn_my_nid());
+	return 0;
+}
+
+static int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
+{
+	struct pcn_tcp_peer *peer = &pcn_tcp_peers[nid];
+	int ret;
+
+	if (mutex_lock_killable(&peer->send_lock))
+		return -EINTR;
+	if (!peer->sock) {
+		ret = -EAGAIN;
+	} else {
+		ret = pcn_tcp_send_all(peer->sock, msg, size);
+		if (ret) {
+			/* The stream is broken mid-frame: end it. */
+			pcn_tcp_count(PCN_TCP_SEND_ERRORS);
+			kernel_sock_shutdown(peer->sock, SHUT_RDWR);
+			ret = -EHOSTDOWN;
+		}
+	}
+	mutex_unlock(&peer->send_lock);
+	return ret;
+}
+
+static void pcn_tcp_done(struct pcn_kmsg_hdr *msg)
+{
+	kvfree(msg);
+}
+
+static void pcn_tcp_show_stats(struct seq_file *seq)
+{
+	int i;
+
+	for (i = 0; i < PCN_TCP_NR_COUNTERS; i++)
+		seq_printf(seq, "%s %lld\n", pcn_tcp_counter_names[i],
+			   atomic64_read(&pcn_tcp_counters[i]));
+}
+
+static void pcn_tcp_reset_stats(void)
+{
+	int i;
+
+	for (i = 0; i < PCN_TCP_NR_COUNTERS; i++)
+		atomic64_set(&pcn_tcp_counters[i], 0);
+}
+
+static struct pcn_kmsg_transport pcn_tcp_transport = {
+	.name = "tcp",
+	.start = pcn_tcp_start,
+	.send = pcn_tcp_send,
+	.done = pcn_tcp_done,
+	.show_stats = pcn_tcp_show_stats,
+	.reset_stats = pcn_tcp_reset_stats,
+};
+
+static int __init pcn_tcp_init(void)
+{
+	return pcn_kmsg_register_transport(&pcn_tcp_transport);
+}
+device_initcall(pcn_tcp_init);

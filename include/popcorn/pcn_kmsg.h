@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Popcorn messaging core: message format, handler registration, the
+ * send/post/get/put/done API, request/response waits, and the ops table
+ * a transport registers.  The core knows no transport.
+ *
+ * Every message starts with struct pcn_kmsg_hdr.  All nodes are x86-64,
+ * so the header is in host (little-endian) byte order.
+ */
+#ifndef _POPCORN_PCN_KMSG_H
+#define _POPCORN_PCN_KMSG_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct seq_file;
+
+enum pcn_kmsg_type {
+	PCN_KMSG_TYPE_PING_REQUEST,
+	PCN_KMSG_TYPE_PING_RESPONSE,
+	PCN_KMSG_TYPE_MAX
+};
+
+struct pcn_kmsg_hdr {
+	u32 size;	/* whole message, header included */
+	u16 type;	/* enum pcn_kmsg_type */
+	u8 from_nid;	/* sender, must match the connection's node */
+	u8 flags;	/* reserved, 0 */
+	u32 seq;	/* per-node send sequence */
+	u32 wait_id;	/* request: sender's wait id; response: echoed */
+} __packed;
+
+/*
+ * Size limit: a header, up to 64 KiB of data (a page set, a ping
+ * payload) and up to PCN_KMSG_MAX_FIELDS bytes of the type's own fields.
+ */
+#define PCN_KMSG_MAX_PAYLOAD	(64 * 1024)
+#define PCN_KMSG_MAX_FIELDS	64
+#define PCN_KMSG_MAX_SIZE	(sizeof(struct pcn_kmsg_hdr) + \
+				 PCN_KMSG_MAX_FIELDS + PCN_KMSG_MAX_PAYLOAD)
+
+/*
+ * A request handler gets a received message and must release it with
+ * pcn_kmsg_done().  It runs in process context on the core's workqueue,
+ * so it may sleep and send.
+ */
+typedef void (*pcn_kmsg_handler_t)(int from_nid, struct pcn_kmsg_hdr *msg);
+
+int pcn_kmsg_register_handler(enum pcn_kmsg_type type, const char *name,
+			      size_t min_size, size_t max_size,
+			      pcn_kmsg_handler_t handler);
+/* A response type: messages are matched to the wait named by wait_id. */
+int pcn_kmsg_register_response(enum pcn_kmsg_type type, const char *name,
+			       size_t min_size, size_t max_size);
+void pcn_kmsg_unregister(enum pcn_kmsg_type type);
+
+/* Send a copy of @msg (the caller keeps it).  May sleep. */
+int pcn_kmsg_send(int nid, void *msg, size_t size);
+/* Get a buffer to post, post it (always consumed), or put it back. */
+void *pcn_kmsg_get(size_t size);
+void pcn_kmsg_put(void *msg);
+int pcn_kmsg_post(int nid, void *msg, size_t size);
+/* Release a received message. */
+void pcn_kmsg_done(void *msg);
+
+/*
+ * Send request @req to @nid and wait for its response of @resp_type.
+ * Returns 0 with *@resp set (release it with pcn_kmsg_done()), or
+ * -ETIMEDOUT, -EHOSTDOWN when @nid goes offline meanwhile, -EAGAIN when
+ * it is offline, or another error of the send.
+ */
+int pcn_kmsg_request(int nid, void *req, size_t size,
+		     enum pcn_kmsg_type resp_type, unsigned long timeout,
+		     struct pcn_kmsg_hdr **resp);
+/* Answer request @req with @resp (type and size set by the caller). */
+int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
+		   size_t size);
+
+/* ---- transports ---------------------------------------------------- */
+
+#define PCN_TRANSPORT_FEATURE_RDMA	BIT(0)
+
+struct pcn_kmsg_transport {
+	const char *name;
+	unsigned long features;
+
+	/* Start connecting to the peers of the node table. */
+	int (*start)(void);
+	/* Send @size bytes of @msg to @nid, framed; the caller keeps @msg. */
+	int (*send)(int nid, struct pcn_kmsg_hdr *msg, size_t size);
+	/* Optional: send and consume a buffer from ->get (else send+put). */
+	int (*post)(int nid, struct pcn_kmsg_hdr *msg, size_t size);
+	/* Optional send buffers (else kvmalloc/kvfree). */
+	struct pcn_kmsg_hdr *(*get)(size_t size);
+	void (*put)(struct pcn_kmsg_hdr *msg);
+	/* Release a message the transport passed to pcn_kmsg_process(). */
+	void (*done)(struct pcn_kmsg_hdr *msg);
+	/* Optional: transport lines of /proc/popcorn_stat. */
+	void (*show_stats)(struct seq_file *seq);
+	void (*reset_stats)(void);
+
+	struct list_head list;
+};
+
+int pcn_kmsg_register_transport(struct pcn_kmsg_transport *t);
+void pcn_kmsg_unregister_transport(struct pcn_kmsg_transport *t);
+
+/*
+ * Called by a transport for every message received on the connection of
+ * node @nid: @len bytes at @msg, at least a header.  The core validates
+ * it and releases it through ->done when it is rejected or handled.
+ */
+void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len);
+
+/* Why a received message was dropped (counted in /proc/popcorn_stat). */
+enum pcn_kmsg_drop {
+	PCN_DROP_NONE,
+	PCN_DROP_SHORT,		/* shorter than a header */
+	PCN_DROP_SIZE,		/* header size differs from the bytes received */
+	PCN_DROP_TYPE,		/* type out of range */
+	PCN_DROP_UNHANDLED,	/* no handler for the type */
+	PCN_DROP_TYPE_SIZE,	/* size not what the type needs */
+	PCN_DROP_NID,		/* from_nid is not the connection's node */
+	PCN_DROP_OFFLINE,	/* node not online */
+	PCN_DROP_FLAGS,		/* reserved bits set */
+	PCN_DROP_WAIT,		/* response to no (or another node's) wait */
+	PCN_DROP_BACKLOG,	/* too many requests of this node queued */
+	PCN_DROP_FRAME,		/* transport: unframeable input, link reset */
+	PCN_DROP_HANDSHAKE,	/* transport: refused peer or handshake */
+	PCN_DROP_MAX
+};
+
+/* Lets a transport count input it rejected before pcn_kmsg_process(). */
+void pcn_kmsg_count_drop(enum pcn_kmsg_drop why);
+
+#endif /* _POPCORN_PCN_KMSG_H */

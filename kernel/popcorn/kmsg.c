@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Popcorn messaging core.
+ *
+ * Servers register a handler per message type together with the sizes
+ * the type allows; transports register an ops table; the transport
+ * named by pcn.transport= is started at boot.  Every received message
+ * is validated here before any handler sees it: invalid ones are
+ * dropped, counted and logged (rate-limited), never trusted.
+ */
+#define pr_fmt(fmt) "popcorn: " fmt
+
+#include <linux/atomic.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <popcorn/nodes.h>
+
+#include "kmsg_internal.h"
+
+static struct pcn_kmsg_type_desc pcn_kmsg_types[PCN_KMSG_TYPE_MAX];
+static DEFINE_MUTEX(pcn_kmsg_lock);	/* registrations */
+static LIST_HEAD(pcn_kmsg_transports);
+static struct pcn_kmsg_transport *pcn_transport;	/* set once, at start */
+static atomic_t pcn_kmsg_seq = ATOMIC_INIT(0);
+
+/*
+ * Requests are handled on a workqueue so that a receive thread never
+ * blocks sending a reply (two nodes answering each other's requests
+ * could otherwise deadlock on full sockets).  The backlog per sending
+ * node is bounded; past it requests are dropped and time out at their
+ * sender.
+ */
+#define PCN_KMSG_BACKLOG_MAX	256
+static struct workqueue_struct *pcn_kmsg_wq;
+static atomic_t pcn_kmsg_backlog[POPCORN_MAX_NODES];
+
+struct pcn_kmsg_work {
+	struct work_struct work;
+	int nid;
+	struct pcn_kmsg_hdr *msg;
+	pcn_kmsg_handler_t handler;
+};
+
+static const char * const pcn_drop_names[PCN_DROP_MAX] = {
+	[PCN_DROP_NONE] = "none",
+	[PCN_DROP_SHORT] = "short",
+	[PCN_DROP_SIZE] = "size_mismatch",
+	[PCN_DROP_TYPE] = "bad_type",
+	[PCN_DROP_UNHANDLED] = "unhandled_type",
+	[PCN_DROP_TYPE_SIZE] = "bad_size_for_type",
+	[PCN_DROP_NID] = "bad_from_nid",
+	[PCN_DROP_OFFLINE] = "node_offline",
+	[PCN_DROP_FLAGS] = "bad_flags",
+	[PCN_DROP_WAIT] = "no_such_wait",
+	[PCN_DROP_BACKLOG] = "backlog_full",
+	[PCN_DROP_FRAME] = "bad_frame",
+	[PCN_DROP_HANDSHAKE] = "refused_connection",
+};
+
+const char *pcn_kmsg_drop_name(enum pcn_kmsg_drop why)
+{
+	return why < PCN_DROP_MAX ? pcn_drop_names[why] : "unknown";
+}
+
+const char *pcn_kmsg_type_name(unsigned int type)
+{
+	if (type >= PCN_KMSG_TYPE_MAX || !READ_ONCE(pcn_kmsg_types[type].registered))
+		return NULL;
+	return pcn_kmsg_types[type].name;
+}
+
+static int pcn_kmsg_register(enum pcn_kmsg_type type, const char *name,
+			     size_t min_size, size_t max_size,
+			     pcn_kmsg_handler_t handler)
+{
+	struct pcn_kmsg_type_desc *d;
+	int ret = 0;
+
+	if (type >= PCN_KMSG_TYPE_MAX || min_size < sizeof(struct pcn_kmsg_hdr) ||
+	    min_size > max_size || max_size > PCN_KMSG_MAX_SIZE)
+		return -EINVAL;
+
+	mutex_lock(&pcn_kmsg_lock);
+	d = &pcn_kmsg_types[type];
+	if (d->registered) {
+		ret = -EBUSY;
+	} else {
+		d->name = name;
+		d->min_size = min_size;
+		d->max_size = max_size;
+		d->handler = handler;
+		/* Publish the fields before the flag receivers test. */
+		smp_store_release(&d->registered, true);
+	}
+	mutex_unlock(&pcn_kmsg_lock);
+	return ret;
+}
+
+int pcn_kmsg_register_handler(enum pcn_kmsg_type type, const char *name,
+			      size_t min_size, size_t max_size,
+			      pcn_kmsg_handler_t handler)
+{
+	if (!handler)
+		return -EINVAL;
+	return pcn_kmsg_register(type, name, min_size, max_size, handler);
+}
+
+int pcn_kmsg_register_response(enum pcn_kmsg_type type, const char *name,
+			       size_t min_size, size_t max_size)
+{
+	return pcn_kmsg_register(type, name, min_size, max_size, NULL);
+}
+
+void pcn_kmsg_unregister(enum pcn_kmsg_type type)
+{
+	if (type >= PCN_KMSG_TYPE_MAX)
+		return;
+	mutex_lock(&pcn_kmsg_lock);
+	WRITE_ONCE(pcn_kmsg_types[type].registered, false);
+	mutex_unlock(&pcn_kmsg_lock);
+	/* Let handlers already queued finish before the caller goes away. */
+	if (pcn_kmsg_wq)
+		flush_workqueue(pcn_kmsg_wq);
+}
+
+/**
+ * pcn_kmsg_check() - validate a received message
+ * @hdr: the message, @len bytes of it were received
+ * @len: bytes received
+ * @conn_nid: node of the connection it came on
+ * @types: table of registered types
+ * @nr_types: entries in @types
+ *
+ * Pure function of its arguments, so KUnit can drive it.
+ *
+ * Return: PCN_DROP_NONE when the message may be dispatched, otherwise
+ * the reason to drop it.
+ */
+enum pcn_kmsg_drop pcn_kmsg_check(const struct pcn_kmsg_hdr *hdr, size_t len,
+				  int conn_nid,
+				  const struct pcn_kmsg_type_desc *types,
+				  unsigned int nr_types)
+{
+	const struct pcn_kmsg_type_desc *d;
+
+	if (len < sizeof(*hdr))
+		return PCN_DROP_SHORT;
+	if (hdr->size != len)
+		return PCN_DROP_SIZE;
+	if (hdr->type >= nr_types)
+		return PCN_DROP_TYPE;
+	d = &types[hdr->type];
+	if (!smp_load_acquire(&d->registered))
+		return PCN_DROP_UNHANDLED;
+	if (hdr->size < d->min_size || hdr->size > d->max_size)
+		return PCN_DROP_TYPE_SIZE;
+	if (hdr->from_nid != conn_nid)
+		return PCN_DROP_NID;
+	if (hdr->flags)
+		return PCN_DROP_FLAGS;
+	return PCN_DROP_NONE;
+}
+
+void pcn_kmsg_count_drop(enum pcn_kmsg_drop why)
+{
+	pcn_stat_drop(why);
+}
+
+static void pcn_kmsg_release(struct pcn_kmsg_hdr *msg)
+{
+	pcn_transport->done(msg);
+}
+
+void pcn_kmsg_done(void *msg)
+{
+	if (msg)
+		pcn_kmsg_release(msg);
+}
+
+static void pcn_kmsg_drop(int nid, struct pcn_kmsg_hdr *msg, size_t len,
+			  enum pcn_kmsg_drop why)
+{
+	pcn_stat_drop(why);
+	pr_warn_ratelimited("dropped message from node %d: %s (type %u, size %u, %zu bytes)\n",
+			    nid, pcn_kmsg_drop_name(why),
+			    len >= sizeof(*msg) ? msg->type : 0,
+			    len >= sizeof(*msg) ? msg->size : 0, len);
+	pcn_kmsg_release(msg);
+}
+
+static void pcn_kmsg_work_fn(struct work_struct *work)
+{
+	struct pcn_kmsg_work *w = container_of(work, struct pcn_kmsg_work, work);
+
+	w->handler(w->nid, w->msg);
+	atomic_dec(&pcn_kmsg_backlog[w->nid]);
+	kfree(w);
+}
+
+void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len)
+{
+	enum pcn_kmsg_drop why;
+	struct pcn_kmsg_work *w;
+	pcn_kmsg_handler_t handler;
+
+	if (!pcn_nid_valid(nid) || nid == pcn_my_nid()) {
+		/* A transport bug, not a peer's doing. */
+		WARN_ONCE(1, "popcorn: message on a connection to node %d\n", nid);
+		pcn_kmsg_release(msg);
+		return;
+	}
+
+	why = pcn_kmsg_check(msg, len, nid, pcn_kmsg_types, PCN_KMSG_TYPE_MAX);
+	if (why == PCN_DROP_NONE && !pcn_node_online(nid))
+		why = PCN_DROP_OFFLINE;
+	if (why != PCN_DROP_NONE) {
+		pcn_kmsg_drop(nid, msg, len, why);
+		return;
+	}
+	pcn_stat_recv(msg->type, len);
+
+	handler = pcn_kmsg_types[msg->type].handler;
+	if (!handler) {
+		if (pcn_kmsg_wait_complete(nid, msg))
+			pcn_kmsg_drop(nid, msg, len, PCN_DROP_WAIT);
+		return;
+	}
+
+	if (atomic_inc_return(&pcn_kmsg_backlog[nid]) > PCN_KMSG_BACKLOG_MAX)
+		goto backlog;
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		goto backlog;
+	INIT_WORK(&w->work, pcn_kmsg_work_fn);
+	w->nid = nid;
+	w->msg = msg;
+	w->handler = handler;
+	queue_work(pcn_kmsg_wq, &w->work);
+	return;
+
+backlog:
+	atomic_dec(&pcn_kmsg_backlog[nid]);
+	pcn_kmsg_drop(nid, msg, len, PCN_DROP_BACKLOG);
+}
+
+/* Fill in the header of an outgoing message; 0 or -errno. */
+static int pcn_kmsg_prepare(int nid, struct pcn_kmsg_hdr *hdr, size_t size)
+{
+	if (!pcn_transport)
+		return -ENODEV;
+	if (!pcn_nid_valid(nid) || nid == pcn_my_nid())
+		return -EINVAL;
+	if (size < sizeof(*hdr) || size > PCN_KMSG_MAX_SIZE ||
+	    hdr->type >= PCN_KMSG_TYPE_MAX)
+		return -EINVAL;
+	if (!pcn_node_online(nid))
+		return -EAGAIN;
+	hdr->size = size;
+	hdr->from_nid = pcn_my_nid();
+	hdr->flags = 0;
+	hdr->seq = atomic_inc_return(&pcn_kmsg_seq);
+	return 0;
+}
+
+int pcn_kmsg_send(int nid, void *msg, size_t size)
+{
+	struct pcn_kmsg_hdr *hdr = msg;
+	int ret = pcn_kmsg_prepare(nid, hdr, size);
+
+	if (ret)
+		return ret;
+	ret = pcn_transport->send(nid, hdr, size);
+	if (!ret)
+		pcn_stat_sent(hdr->type, size);
+	return ret;
+}
+
+void *pcn_kmsg_get(size_t size)
+{
+	if (!pcn_transport || size < sizeof(struct pcn_kmsg_hdr) ||
+	    size > PCN_KMSG_MAX_SIZE)
+		return NULL;
+	if (pcn_transport->get)
+		return pcn_transport->get(size);
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+void pcn_kmsg_put(void *msg)
+{
+	if (!msg)
+		return;
+	if (pcn_transport->put)
+		pcn_transport->put(msg);
+	else
+		kvfree(msg);
+}
+
+int pcn_kmsg_post(int nid, void *msg, size_t size)
+{
+	struct pcn_kmsg_hdr *hdr = msg;
+	u16 type = hdr->type;
+	int ret = pcn_kmsg_prepare(nid, hdr, size);
+
+	if (ret) {
+		pcn_kmsg_put(msg);
+		return ret;
+	}
+	if (pcn_transport->post) {
+		ret = pcn_transport->post(nid, hdr, size);
+	} else {
+		ret = pcn_transport->send(nid, hdr, size);
+		pcn_kmsg_put(msg);
+	}
+	if (!ret)
+		pcn_stat_sent(type, size);
+	return ret;
+}
+
+int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
+		   size_t size)
+{
+	((struct pcn_kmsg_hdr *)resp)->wait_id = req->wait_id;
+	return pcn_kmsg_send(nid, resp, size);
+}
+
+int pcn_kmsg_register_transport(struct pcn_kmsg_transport *t)
+{
+	if (!t->name || !t->send || !t->done)
+		return -EINVAL;
+	mutex_lock(&pcn_kmsg_lock);
+	list_add_tail(&t->list, &pcn_kmsg_transports);
+	mutex_unlock(&pcn_kmsg_lock);
+	return 0;
+}
+
+void pcn_kmsg_unregister_transport(struct pcn_kmsg_transport *t)
+{
+	mutex_lock(&pcn_kmsg_lock);
+	/* The active transport is built in and stays. */
+	if (!WARN_ON(t == pcn_transport))
+		list_del(&t->list);
+	mutex_unlock(&pcn_kmsg_lock);
+}
+
+struct pcn_kmsg_transport *pcn_kmsg_active_transport(void)
+{
+	return pcn_transport;
+}
+
+const char *pcn_kmsg_transport_name(void)
+{
+	return pcn_transport ? pcn_transport->name : "none";
+}
+
+/* Start the transport called @name; done once, at boot. */
+int pcn_kmsg_start(const char *name)
+{
+	struct pcn_kmsg_transport *t, *found = NULL;
+	int ret;
+
+	pcn_kmsg_wq = alloc_workqueue("pcn_kmsg", WQ_UNBOUND, 0);
+	if (!pcn_kmsg_wq)
+		return -ENOMEM;
+
+	mutex_lock(&pcn_kmsg_lock);
+	list_for_each_entry(t, &pcn_kmsg_transports, list) {
+		if (!strcmp(t->name, name)) {
+			found = t;
+			break;
+		}
+	}
+	mutex_unlock(&pcn_kmsg_lock);
+	if (!found)
+		return -ENOENT;
+
+	WRITE_ONCE(pcn_transport, found);
+	ret = found->start ? found->start() : 0;
+	if (ret)
+		WRITE_ONCE(pcn_transport, NULL);
+	return ret;
+}

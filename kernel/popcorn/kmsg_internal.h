@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Messaging core internals shared by kmsg.c, wait.c, stat.c and the
+ * KUnit suites.
+ */
+#ifndef _KERNEL_POPCORN_KMSG_INTERNAL_H
+#define _KERNEL_POPCORN_KMSG_INTERNAL_H
+
+#include <popcorn/pcn_kmsg.h>
+
+struct pcn_kmsg_type_desc {
+	const char *name;
+	u32 min_size;
+	u32 max_size;
+	pcn_kmsg_handler_t handler;	/* NULL for a response type */
+	bool registered;
+};
+
+enum pcn_kmsg_drop pcn_kmsg_check(const struct pcn_kmsg_hdr *hdr, size_t len,
+				  int conn_nid,
+				  const struct pcn_kmsg_type_desc *types,
+				  unsigned int nr_types);
+
+const char *pcn_kmsg_type_name(unsigned int type);
+const char *pcn_kmsg_drop_name(enum pcn_kmsg_drop why);
+const char *pcn_kmsg_transport_name(void);
+struct pcn_kmsg_transport *pcn_kmsg_active_transport(void);
+int pcn_kmsg_start(const char *transport);
+
+/* wait.c */
+int pcn_kmsg_wait_complete(int nid, struct pcn_kmsg_hdr *msg);
+void pcn_kmsg_fail_waits(int nid);
+
+/* stat.c */
+void pcn_stat_sent(unsigned int type, size_t bytes);
+void pcn_stat_recv(unsigned int type, size_t bytes);
+void pcn_stat_drop(enum pcn_kmsg_drop why);
+
+#endif /* _KERNEL_POPCORN_KMSG_INTERNAL_H */

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/popcorn_stat: message counters.
+ *
+ * Reading prints per message type the messages and bytes sent and
+ * received, the totals of the active transport, its own counters, and
+ * the received messages dropped by reason.  Writing anything resets all
+ * counters.  The format is documented in Documentation/popcorn/.
+ */
+#include <linux/atomic.h>
+#include <linux/init.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <popcorn/nodes.h>
+
+#include "kmsg_internal.h"
+
+struct pcn_stat_type {
+	atomic64_t sent, sent_bytes;
+	atomic64_t recv, recv_bytes;
+};
+
+static struct pcn_stat_type pcn_stat_types[PCN_KMSG_TYPE_MAX];
+static atomic64_t pcn_stat_drops[PCN_DROP_MAX];
+
+void pcn_stat_sent(unsigned int type, size_t bytes)
+{
+	if (type >= PCN_KMSG_TYPE_MAX)
+		return;
+	atomic64_inc(&pcn_stat_types[type].sent);
+	atomic64_add(bytes, &pcn_stat_types[type].sent_bytes);
+}
+
+void pcn_stat_recv(unsigned int type, size_t bytes)
+{
+	if (type >= PCN_KMSG_TYPE_MAX)
+		return;
+	atomic64_inc(&pcn_stat_types[type].recv);
+	atomic64_add(bytes, &pcn_stat_types[type].recv_bytes);
+}
+
+void pcn_stat_drop(enum pcn_kmsg_drop why)
+{
+	if (why < PCN_DROP_MAX)
+		atomic64_inc(&pcn_stat_drops[why]);
+}
+
+static int pcn_stat_show(struct seq_file *seq, void *v)
+{
+	struct pcn_kmsg_transport *t = pcn_kmsg_active_transport();
+	s64 sent = 0, sent_bytes = 0, recv = 0, recv_bytes = 0;
+	unsigned int i;
+
+	seq_printf(seq, "popcorn_stat 1 node %d transport %s\n",
+		   pcn_my_nid(), pcn_kmsg_transport_name());
+	seq_printf(seq, "%-20s %12s %14s %12s %14s\n", "type",
+		   "sent", "sent_bytes", "recv", "recv_bytes");
+	for (i = 0; i < PCN_KMSG_TYPE_MAX; i++) {
+		struct pcn_stat_type *s = &pcn_stat_types[i];
+		const char *name = pcn_kmsg_type_name(i);
+		s64 a = atomic64_read(&s->sent), b = atomic64_read(&s->sent_bytes);
+		s64 c = atomic64_read(&s->recv), d = atomic64_read(&s->recv_bytes);
+
+		sent += a;
+		sent_bytes += b;
+		recv += c;
+		recv_bytes += d;
+		if (!name)
+			continue;
+		seq_printf(seq, "%-20s %12lld %14lld %12lld %14lld\n", name,
+			   a, b, c, d);
+	}
+	seq_printf(seq, "%-20s %12lld %14lld %12lld %14lld\n", "total",
+		   sent, sent_bytes, recv, recv_bytes);
+
+	seq_printf(seq, "transport %s\n", pcn_kmsg_transport_name());
+	if (t && t->show_stats)
+		t->show_stats(seq);
+
+	for (i = PCN_DROP_NONE + 1; i < PCN_DROP_MAX; i++)
+		seq_printf(seq, "dropped %s %lld\n", pcn_kmsg_drop_name(i),
+			   atomic64_read(&pcn_stat_drops[i]));
+	return 0;
+}
+
+static int pcn_stat_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, pcn_stat_show, NULL);
+}
+
+static ssize_t pcn_stat_write(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos)
+{
+	struct pcn_kmsg_transport *t = pcn_kmsg_active_transport();
+	unsigned int i;
+
+	for (i = 0; i < PCN_KMSG_TYPE_MAX; i++) {
+		atomic64_set(&pcn_stat_types[i].sent, 0);
+		atomic64_set(&pcn_stat_types[i].sent_bytes, 0);
+		atomic64_set(&pcn_stat_types[i].recv, 0);
+		atomic64_set(&pcn_stat_types[i].recv_bytes, 0);
+	}
+	for (i = 0; i < PCN_DROP_MAX; i++)
+		atomic64_set(&pcn_stat_drops[i], 0);
+	if (t && t->reset_stats)
+		t->reset_stats();
+	return len;
+}
+
+static const struct proc_ops pcn_stat_ops = {
+	.proc_open = pcn_stat_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+	.proc_write = pcn_stat_write,
+};
+
+static int __init pcn_stat_init(void)
+{
+	/* Root only: the counters reveal the cluster's activity. */
+	if (!proc_create("popcorn_stat", 0600, NULL, &pcn_stat_ops))
+		return -ENOMEM;
+	return 0;
+}
+late_initcall(pcn_stat_init);

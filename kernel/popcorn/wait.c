@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Request/response waits.
+ *
+ * A request carries the id of a wait registered in an xarray; the
+ * response echoes it.  A response is accepted only for a live wait of
+ * the node it came from and of the type the wait expects, so a peer can
+ * neither complete another node's wait nor complete one twice.  Every
+ * wait is bounded by a timeout and ends with -EHOSTDOWN when its node
+ * goes offline.
+ */
+#include <linux/completion.h>
+#include <linux/xarray.h>
+#include <popcorn/nodes.h>
+
+#include "kmsg_internal.h"
+
+struct pcn_kmsg_wait {
+	struct completion done;
+	int nid;
+	u16 resp_type;
+	int error;
+	struct pcn_kmsg_hdr *resp;
+};
+
+/* Wait ids start at 1: 0 in a header means "no wait". */
+static DEFINE_XARRAY_ALLOC1(pcn_waits);
+
+int pcn_kmsg_request(int nid, void *req, size_t size,
+		     enum pcn_kmsg_type resp_type, unsigned long timeout,
+		     struct pcn_kmsg_hdr **resp)
+{
+	struct pcn_kmsg_hdr *hdr = req;
+	struct pcn_kmsg_wait w = {
+		.nid = nid,
+		.resp_type = resp_type,
+	};
+	u32 id;
+	int ret;
+
+	*resp = NULL;
+	if (!pcn_nid_valid(nid))
+		return -EINVAL;
+	init_completion(&w.done);
+	ret = xa_alloc(&pcn_waits, &id, &w, xa_limit_32b, GFP_KERNEL);
+	if (ret)
+		return ret;
+	hdr->wait_id = id;
+
+	/*
+	 * The wait is registered before the online check inside the send:
+	 * a node going offline after it is caught by pcn_kmsg_fail_waits().
+	 */
+	ret = pcn_kmsg_send(nid, req, size);
+	if (!ret && !wait_for_completion_timeout(&w.done, timeout))
+		ret = -ETIMEDOUT;
+
+	/* A response may race with the timeout: take it under the lock. */
+	xa_lock(&pcn_waits);
+	__xa_erase(&pcn_waits, id);
+	xa_unlock(&pcn_waits);
+
+	if (w.resp) {
+		*resp = w.resp;
+		return 0;
+	}
+	return ret ? ret : w.error;
+}
+
+/* Hand @msg to the wait it answers; -ENOENT when there is none. */
+int pcn_kmsg_wait_complete(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_kmsg_wait *w;
+	int ret = -ENOENT;
+
+	xa_lock(&pcn_waits);
+	w = xa_load(&pcn_waits, msg->wait_id);
+	if (w && w->nid == nid && w->resp_type == msg->type && !w->resp &&
+	    !w->error) {
+		w->resp = msg;
+		complete(&w->done);
+		ret = 0;
+	}
+	xa_unlock(&pcn_waits);
+	return ret;
+}
+
+/* Node @nid went offline: end every wait for it with -EHOSTDOWN. */
+void pcn_kmsg_fail_waits(int nid)
+{
+	struct pcn_kmsg_wait *w;
+	unsigned long id;
+
+	xa_lock(&pcn_waits);
+	xa_for_each(&pcn_waits, id, w) {
+		if (w->nid == nid && !w->resp && !w->error) {
+			w->error = -EHOSTDOWN;
+			complete(&w->done);
+		}
+	}
+	xa_unlock(&pcn_waits);
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+# Messaging layer, TCP transport and membership on 3 nodes (issue 3).
+# Node 0 measures and checks; node 1 also plays the attacker; node 2 is
+# killed by the harness on node 0's request.
+. /tests/lib.sh
+
+nid=${pcn_expect_nid:-$(cmdline_param pcn.nid)}
+N=3
+SIZES="64 4096 65536"
+COUNT=20
+PINGS_PER_PEER=$((COUNT * 3))
+
+wait_until 60 sh -c "[ \$(popcorn nodes | grep -c '^node [0-9]* online') -eq $N ]"
+tap $? "all $N nodes online (after ${WAITED}s)"
+/bin/test_nodeinfo "$nid" "$N" "0,1,2"
+tap $? "popcorn_get_node_info shows every node online, arch x86"
+dmesg | grep -q "popcorn: node $nid of $N "
+tap $? "kernel log announces node $nid of $N"
+if [ -z "$(cmdline_param pcn.nid)" ]; then
+	dmesg | grep -q "popcorn: node $nid of $N ($(cmdline_param ip | cut -d: -f1))"
+	tap $? "without pcn.nid, node id $nid found from own address"
+fi
+
+# Node 1 and node 2 learn that node 0 has finished its pings when they
+# have answered all of them.
+pinged_by_node0() {
+	[ "$(stat_type ping_request recv)" -ge "$PINGS_PER_PEER" ]
+}
+
+node0() {
+	echo 1 > /proc/popcorn_stat
+	[ "$(stat_type total sent)" -eq 0 ] && [ "$(stat_key dropped bad_type)" -eq 0 ]
+	tap $? "writing /proc/popcorn_stat resets the counters"
+
+	for peer in 1 2; do
+		for size in $SIZES; do
+			s0=$(stat_type ping_request sent)
+			b0=$(stat_type ping_request sent_bytes)
+			r0=$(stat_type ping_response recv)
+			out=$(popcorn ping "$peer" --size "$size" --count "$COUNT" 2>&1)
+			tap $? "ping node $peer, $COUNT x $size bytes, payload verified"
+			echo "$out" | sed 's/^/# /'
+			s1=$(stat_type ping_request sent)
+			b1=$(stat_type ping_request sent_bytes)
+			r1=$(stat_type ping_response recv)
+			[ $((s1 - s0)) -eq "$COUNT" ] && [ $((r1 - r0)) -eq "$COUNT" ]
+			tap $? "popcorn_stat: ping_request sent +$((s1 - s0)), ping_response recv +$((r1 - r0)) (want +$COUNT)"
+			[ $((b1 - b0)) -eq $((COUNT * (24 + size))) ]
+			tap $? "popcorn_stat: ping_request sent_bytes +$((b1 - b0)) (want $((COUNT * (24 + size))))"
+		done
+	done
+	! popcorn ping 1 --size 65537 --count 1 2>/dev/null
+	tap $? "ping with a payload above 64 KiB is refused"
+	! popcorn ping 0 --count 1 2>/dev/null
+	tap $? "ping to self is refused"
+
+	# Node 1 now attacks us; every kind of bad input must be counted.
+	wait_until 60 stat_at_least 1 dropped bad_type
+	tap $? "message of unknown type dropped and counted"
+	wait_until 20 stat_at_least 1 dropped bad_size_for_type
+	tap $? "message with a size wrong for its type dropped and counted"
+	wait_until 20 stat_at_least 1 dropped bad_from_nid
+	tap $? "message with a spoofed from_nid dropped and counted"
+	wait_until 30 stat_at_least 1 tcp_refused_handshake
+	tap $? "garbage from a listed address refused at handshake and counted"
+	wait_until 30 stat_at_least 1 tcp_refused_unlisted
+	tap $? "connection from an unlisted address refused and counted"
+	wait_until 30 stat_at_least 1 tcp_frame_errors
+	tap $? "unframeable message ends the connection and is counted"
+	wait_until 30 node_is_online 1
+	tap $? "node 1 reconnected after the frame error (${WAITED}s)"
+	popcorn ping 1 --size 4096 --count 10 >/dev/null
+	tap $? "node 0 still serves node 1 after the attacks"
+
+	# Node loss: a ping series to node 2 is running when node 2 dies.
+	popcorn ping 2 --size 64 --count 100000 >/tmp/ping2.out 2>&1 &
+	pingpid=$!
+	sleep 1
+	echo "# kill node2"
+	wait_until 30 node_is_offline 2
+	tap $? "node 2 seen offline ${WAITED}s after its kill was requested"
+	wait_until 15 sh -c "! kill -0 $pingpid 2>/dev/null"
+	tap $? "ping in flight to the lost node ended (${WAITED}s after offline)"
+	! wait $pingpid
+	tap $? "ping in flight to the lost node failed: $(tail -n 1 /tmp/ping2.out)"
+	! popcorn ping 2 --count 1 2>/dev/null
+	tap $? "ping to an offline node fails at once"
+	/bin/test_nodeinfo 0 "$N" "0,1"
+	tap $? "syscalls show node 2 offline, migrate to it gives EAGAIN"
+	popcorn ping 1 --size 4096 --count 10 >/dev/null
+	tap $? "node 0 - node 1 traffic keeps working without node 2"
+	kunit_results popcorn_config
+	kunit_results popcorn_kmsg
+	kunit_results popcorn_membership
+}
+
+node1() {
+	wait_until 120 pinged_by_node0
+	tap $? "answered node 0's $PINGS_PER_PEER pings"
+
+	# Attacks on node 0 through the test hook, then from user space.
+	inject=/sys/kernel/debug/popcorn/inject
+	echo "0 999 64 1 64" > $inject
+	tap $? "sent a message of unknown type to node 0"
+	echo "0 1 20 1 20" > $inject
+	tap $? "sent a ping_response too short for its type to node 0"
+	echo "0 0 40 2 40" > $inject
+	tap $? "sent a ping_request claiming to come from node 2 to node 0"
+	/bin/pcn_garbage 10.77.0.1 30467
+	tap $? "node 0 closed a connection that sent garbage instead of a hello"
+	ip addr add 10.77.0.99/24 dev eth0
+	/bin/pcn_garbage 10.77.0.1 30467 10.77.0.99
+	tap $? "node 0 closed a connection from an unlisted address"
+	ip addr del 10.77.0.99/24 dev eth0
+	sleep 1
+	echo "0 0 64 1 4294967295" > $inject
+	tap $? "sent an unframeable message (size 4 GiB) to node 0"
+	wait_until 30 node_is_online 0
+	tap $? "reconnected to node 0 after it dropped the connection (${WAITED}s)"
+
+	wait_until 120 node_is_offline 2
+	tap $? "node 2 seen offline after it was killed"
+	popcorn ping 0 --size 4096 --count 10 >/dev/null
+	tap $? "node 1 - node 0 traffic keeps working without node 2"
+}
+
+node2() {
+	wait_until 120 pinged_by_node0
+	tap $? "answered node 0's $PINGS_PER_PEER pings"
+}
+
+node$nid
