@@ -11,7 +11,9 @@
 #   harness ends the cluster when every guest is done, or after TIMEOUT
 #   seconds (a guest not done then is killed and reported).  A guest may
 #   ask for another to be killed with the line "# kill nodeJ": node J is
-#   killed as soon as it is done itself (node-loss tests).
+#   killed as soon as it is done itself (node-loss tests); "# restart
+#   nodeJ" boots node J again (once), with pcn_boot=2 on its command
+#   line; it is done when it wrote "# done" once per boot.
 #
 #   Per guest, $VMDIR/NAME/nodeI.console is the console log and
 #   nodeI.results its TAP lines; nodeI.results.host notes a timeout.
@@ -24,6 +26,8 @@ VM_MEM=${VM_MEM:-256M}
 VM_SMP=${VM_SMP:-2}
 
 CLUSTER_PIDS=()
+pids=()		# QEMU pid per node of the running cluster
+boots=()	# boots per node of the running cluster
 
 cluster_cleanup() {
 	local p
@@ -55,14 +59,39 @@ base_cmdline() {	# base_cmdline I
 	     "ip=$(node_ip "$1")::::node$1:eth0:off"
 }
 
+# A node is done when it wrote "# done" once per boot.
 node_done() {	# node_done DIR I
-	grep -q '^# done' "$1/node$2.results" 2>/dev/null
+	[ "$(grep -c '^# done' "$1/node$2.results" 2>/dev/null)" -ge "${boots[$2]}" ]
+}
+
+# start_node DIR I CMDLINE_FN: boot (or reboot) guest I; its TAP lines
+# are appended to the same results file across boots.  The boot number
+# is passed as pcn_boot= on the kernel command line.
+start_node() {
+	local dir=$1 i=$2 cmdline_fn=$3
+
+	boots[i]=$((boots[i] + 1))
+	qemu-system-x86_64 -accel tcg -cpu max -m "$VM_MEM" -smp "$VM_SMP" \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-kernel "$BZIMAGE" -initrd "$INITRD" \
+		-append "$($cmdline_fn "$i") pcn_boot=${boots[i]}" \
+		-chardev "file,id=con,path=$dir/node$i.console,append=on" \
+		-chardev "file,id=res,path=$dir/node$i.results,append=on" \
+		-serial chardev:con -serial chardev:res \
+		-netdev "vde,id=net0,sock=$dir/hub" \
+		-device "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:$(printf %02x $((i + 1))),romfile=" \
+		</dev/null >>"$dir/node$i.qemu.log" 2>&1 &
+	pids[i]=$!
+	CLUSTER_PIDS+=($!)
 }
 
 cluster_boot() {
 	local name=$1 n=$2 timeout=$3 cmdline_fn=$4 shuffle=${5:-}
 	local dir=$VMDIR/$name i j deadline alldone alive order
-	local -a pids=() killed=()
+	local -a killed=() restarted=()
+
+	pids=()
+	boots=()
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -75,17 +104,8 @@ cluster_boot() {
 	echo "# $name: boot order $(echo $order)" > "$dir/boot-order"
 	for i in $order; do
 		: > "$dir/node$i.results"
-		qemu-system-x86_64 -accel tcg -cpu max -m "$VM_MEM" -smp "$VM_SMP" \
-			-nodefaults -no-user-config -display none -no-reboot \
-			-kernel "$BZIMAGE" -initrd "$INITRD" \
-			-append "$($cmdline_fn "$i")" \
-			-serial "file:$dir/node$i.console" \
-			-serial "file:$dir/node$i.results" \
-			-netdev "vde,id=net0,sock=$dir/hub" \
-			-device "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:$(printf %02x $((i + 1))),romfile=" \
-			</dev/null >"$dir/node$i.qemu.log" 2>&1 &
-		pids[i]=$!
-		CLUSTER_PIDS+=($!)
+		boots[i]=0
+		start_node "$dir" "$i" "$cmdline_fn"
 		[ -n "$shuffle" ] && sleep "0.$((RANDOM % 10))"
 	done
 
@@ -106,6 +126,17 @@ cluster_boot() {
 				killed[j]=1
 				echo "# node$j killed on request at $((SECONDS + timeout - deadline)) s" \
 					>> "$dir/events"
+			fi
+		done
+		for j in $(cat "$dir"/node*.results | tr -d '\r' |
+			   sed -n 's/^# restart node\([0-9]\+\)$/\1/p' | sort -u); do
+			if [ "$j" -lt "$n" ] && [ -z "${restarted[$j]:-}" ] && node_done "$dir" "$j"; then
+				kill -9 "${pids[$j]}" 2>/dev/null
+				wait "${pids[$j]}" 2>/dev/null
+				restarted[j]=1
+				echo "# node$j restarted on request at $((SECONDS + timeout - deadline)) s" \
+					>> "$dir/events"
+				start_node "$dir" "$j" "$cmdline_fn"
 			fi
 		done
 		if [ $SECONDS -ge $deadline ]; then

@@ -177,11 +177,8 @@ static int pcn_tcp_rx_thread(void *arg)
 			break;
 		}
 		msg = kvmalloc(hdr.size, GFP_KERNEL);
-		if (!msg) {
-			pr_warn_ratelimited("node %d: no memory for %u bytes, dropping the connection\n",
-					    peer->nid, hdr.size);
-			break;
-		}
+		if (!msg)
+			break;	/* the peer reconnects and retries */
 		memcpy(msg, &hdr, sizeof(hdr));
 		ret = pcn_tcp_recv_all(sock, (void *)msg + sizeof(hdr),
 				       hdr.size - sizeof(hdr));

@@ -152,6 +152,7 @@ enum pcn_kmsg_drop pcn_kmsg_check(const struct pcn_kmsg_hdr *hdr, size_t len,
 	if (hdr->type >= nr_types)
 		return PCN_DROP_TYPE;
 	d = &types[hdr->type];
+	/* Pairs with smp_store_release() in pcn_kmsg_register(). */
 	if (!smp_load_acquire(&d->registered))
 		return PCN_DROP_UNHANDLED;
 	if (hdr->size < d->min_size || hdr->size > d->max_size)

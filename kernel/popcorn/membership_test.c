@@ -43,7 +43,7 @@ static void pcn_peer_lost_and_rejoin(struct kunit *test)
 
 static void pcn_peer_impossible(struct kunit *test)
 {
-	/* A second connection while one is up must drop the first first. */
+	/* A second connection while one is up: the old one must go first. */
 	KUNIT_EXPECT_EQ(test, -EINVAL,
 			pcn_peer_next_state(PCN_PEER_ONLINE, PCN_PEER_EV_CONNECT));
 	KUNIT_EXPECT_EQ(test, -EINVAL,

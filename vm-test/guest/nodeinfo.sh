@@ -1,6 +1,6 @@
 #!/bin/sh
 # A refused Popcorn configuration: the node boots with Popcorn disabled.
-# Command line: pcn_case=bogus_transport|bad_nodes|bad_nid
+# Command line: pcn_case=bogus_transport|bad_nodes|bad_nid|absent_transport
 . /tests/lib.sh
 
 nodes=$(cmdline_param pcn.nodes)
@@ -8,13 +8,14 @@ nr=$(echo "$nodes" | tr ',' '\n' | grep -c .)
 nid=${pcn_expect_nid:-$(cmdline_param pcn.nid)}
 
 case "$pcn_case" in
-bogus_transport|bad_nodes|bad_nid)
+bogus_transport|bad_nodes|bad_nid|absent_transport)
 	/bin/test_nodeinfo -1 0 ""
 	tap $? "test_nodeinfo (Popcorn disabled) exited 0"
 	case "$pcn_case" in
 	bogus_transport) want="pcn.transport is not one of tcp, rdma, shm" ;;
 	bad_nodes) want="pcn.nodes is not a comma-separated list of IPv4 addresses" ;;
 	bad_nid) want="pcn.nid is not a position in pcn.nodes" ;;
+	absent_transport) want="transport rdma: not built into this kernel" ;;
 	esac
 	n=$(dmesg | grep -c "popcorn: $want .*Popcorn disabled")
 	tap $([ "$n" -eq 1 ]; echo $?) "one log line refuses the configuration: $want"
