@@ -1,4 +1,6 @@
-# Host side of the QEMU multi-node harness (sourced by suite.sh, demo.sh).
+# Host side of the QEMU multi-node harness, sourced by suite.sh and
+# demo.sh as ". cluster.sh BZIMAGE INITRD".  Results go below $VMDIR
+# (default: vm/ beside INITRD).
 #
 # cluster_boot NAME N TIMEOUT CMDLINE_FN [shuffle]
 #   boots N guests (-accel tcg) on one private VDE hub; guest i gets
@@ -21,7 +23,8 @@
 #
 # All QEMU and switch processes are killed on exit, error or Ctrl-C.
 
-: "${BZIMAGE:?}" "${INITRD:?}" "${VMDIR:?}"
+export BZIMAGE=${1:?usage: . cluster.sh BZIMAGE INITRD} INITRD=${2:?}
+export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
 VM_MEM=${VM_MEM:-256M}
 VM_SMP=${VM_SMP:-2}
 
@@ -153,3 +156,6 @@ cluster_boot() {
 	cluster_cleanup
 	! ls "$dir"/node*.results.host >/dev/null 2>&1
 }
+
+trap 'cluster_cleanup; exit 130' INT TERM
+trap 'cluster_cleanup' EXIT

@@ -3,13 +3,8 @@
 # Usage: demo.sh BZIMAGE INITRD
 set -uo pipefail
 
-export BZIMAGE=$1 INITRD=$2
-here=$(cd "$(dirname "$0")" && pwd)
-export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
 N=${NODES:-2}
-. "$here/cluster.sh"
-trap 'cluster_cleanup; exit 130' INT TERM
-trap 'cluster_cleanup' EXIT
+. "$(dirname "$0")/cluster.sh" "$@"
 
 demo_cmdline() {
 	echo "$(base_cmdline "$1") pcn.nodes=$(node_list "$N") pcn.nid=$1" \

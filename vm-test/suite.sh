@@ -5,14 +5,8 @@
 # Environment: TRANSPORTS (default "tcp"), VMDIR, NODE_TIMEOUT.
 set -uo pipefail
 
-export BZIMAGE=$1 INITRD=$2
-here=$(cd "$(dirname "$0")" && pwd)
-export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
 NODE_TIMEOUT=${NODE_TIMEOUT:-180}
-. "$here/cluster.sh"
-
-trap 'cluster_cleanup; exit 130' INT TERM
-trap 'cluster_cleanup' EXIT
+. "$(dirname "$0")/cluster.sh" "$@"
 
 passed=0 failed=0 skipped=0 num=0
 

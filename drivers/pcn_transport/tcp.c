@@ -43,6 +43,7 @@
 #define PCN_TCP_USER_TIMEOUT_MS		5000
 #define PCN_TCP_RETRY_MIN_MS		100
 #define PCN_TCP_RETRY_MAX_MS		2000
+#define PCN_TCP_STABLE_TIME		(5 * HZ)
 
 struct pcn_tcp_hello {
 	u32 magic;
@@ -88,14 +89,39 @@ static void pcn_tcp_count(enum pcn_tcp_counter c)
 	atomic64_inc(&pcn_tcp_counters[c]);
 }
 
-/* Receive exactly @len bytes; 0, or -errno (-ECONNRESET on EOF). */
-static int pcn_tcp_recv_all(struct socket *sock, void *buf, size_t len)
+/*
+ * Time left until @deadline (in jiffies), for a socket timeout; 0 when
+ * it has passed.  A deadline of 0 means none.
+ */
+static long pcn_tcp_time_left(unsigned long deadline)
+{
+	long left;
+
+	if (!deadline)
+		return MAX_SCHEDULE_TIMEOUT;
+	left = (long)(deadline - jiffies);
+	return left > 0 ? left : 0;
+}
+
+/*
+ * Receive exactly @len bytes by @deadline (0: no deadline): 0, or
+ * -errno (-ECONNRESET on EOF, -ETIMEDOUT past the deadline).  The
+ * deadline covers the whole buffer, so a peer trickling bytes cannot
+ * stretch it.
+ */
+static int pcn_tcp_recv_all(struct socket *sock, void *buf, size_t len,
+			    unsigned long deadline)
 {
 	while (len) {
 		struct kvec iov = { .iov_base = buf, .iov_len = len };
 		struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
-		int n = kernel_recvmsg(sock, &msg, &iov, 1, len, MSG_WAITALL);
+		long left = pcn_tcp_time_left(deadline);
+		int n;
 
+		if (!left)
+			return -ETIMEDOUT;
+		WRITE_ONCE(sock->sk->sk_rcvtimeo, left);
+		n = kernel_recvmsg(sock, &msg, &iov, 1, len, MSG_WAITALL);
 		if (n < 0)
 			return n;
 		if (n == 0)
@@ -106,14 +132,20 @@ static int pcn_tcp_recv_all(struct socket *sock, void *buf, size_t len)
 	return 0;
 }
 
-/* Send exactly @len bytes; 0, or -errno (-EAGAIN after the timeout). */
-static int pcn_tcp_send_all(struct socket *sock, const void *buf, size_t len)
+/* Send exactly @len bytes by @deadline: 0, or -errno. */
+static int pcn_tcp_send_all(struct socket *sock, const void *buf, size_t len,
+			    unsigned long deadline)
 {
 	while (len) {
 		struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
 		struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
-		int n = kernel_sendmsg(sock, &msg, &iov, 1, len);
+		long left = pcn_tcp_time_left(deadline);
+		int n;
 
+		if (!left)
+			return -ETIMEDOUT;
+		WRITE_ONCE(sock->sk->sk_sndtimeo, left);
+		n = kernel_sendmsg(sock, &msg, &iov, 1, len);
 		if (n < 0)
 			return n;
 		if (n == 0)
@@ -124,13 +156,7 @@ static int pcn_tcp_send_all(struct socket *sock, const void *buf, size_t len)
 	return 0;
 }
 
-static void pcn_tcp_set_timeouts(struct socket *sock, long rcv, long snd)
-{
-	WRITE_ONCE(sock->sk->sk_rcvtimeo, rcv);
-	WRITE_ONCE(sock->sk->sk_sndtimeo, snd);
-}
-
-static int pcn_tcp_send_hello(struct socket *sock)
+static int pcn_tcp_send_hello(struct socket *sock, unsigned long deadline)
 {
 	struct pcn_tcp_hello h = {
 		.magic = PCN_TCP_MAGIC,
@@ -139,14 +165,15 @@ static int pcn_tcp_send_hello(struct socket *sock)
 		.arch = POPCORN_ARCH_X86,
 	};
 
-	return pcn_tcp_send_all(sock, &h, sizeof(h));
+	return pcn_tcp_send_all(sock, &h, sizeof(h), deadline);
 }
 
 /* Read the peer's hello and check it is node @nid; its arch or -errno. */
-static int pcn_tcp_recv_hello(struct socket *sock, int nid)
+static int pcn_tcp_recv_hello(struct socket *sock, int nid,
+			      unsigned long deadline)
 {
 	struct pcn_tcp_hello h;
-	int ret = pcn_tcp_recv_all(sock, &h, sizeof(h));
+	int ret = pcn_tcp_recv_all(sock, &h, sizeof(h), deadline);
 
 	if (ret)
 		return ret;
@@ -156,17 +183,25 @@ static int pcn_tcp_recv_hello(struct socket *sock, int nid)
 	return h.arch;
 }
 
+/* A connection, owned by its receive thread. */
+struct pcn_tcp_conn {
+	struct pcn_tcp_peer *peer;
+	struct socket *sock;
+};
+
 static void pcn_tcp_detach(struct pcn_tcp_peer *peer, struct socket *sock);
 
 static int pcn_tcp_rx_thread(void *arg)
 {
-	struct pcn_tcp_peer *peer = arg;
-	struct socket *sock = peer->sock;
+	struct pcn_tcp_conn *conn = arg;
+	struct pcn_tcp_peer *peer = conn->peer;
+	struct socket *sock = conn->sock;
 	struct pcn_kmsg_hdr hdr, *msg;
 	int ret;
 
+	kfree(conn);
 	for (;;) {
-		ret = pcn_tcp_recv_all(sock, &hdr, sizeof(hdr));
+		ret = pcn_tcp_recv_all(sock, &hdr, sizeof(hdr), 0);
 		if (ret)
 			break;
 		if (hdr.size < sizeof(hdr) || hdr.size > PCN_KMSG_MAX_SIZE) {
@@ -181,7 +216,7 @@ static int pcn_tcp_rx_thread(void *arg)
 			break;	/* the peer reconnects and retries */
 		memcpy(msg, &hdr, sizeof(hdr));
 		ret = pcn_tcp_recv_all(sock, (void *)msg + sizeof(hdr),
-				       hdr.size - sizeof(hdr));
+				       hdr.size - sizeof(hdr), 0);
 		if (ret) {
 			kvfree(msg);
 			break;
@@ -192,12 +227,22 @@ static int pcn_tcp_rx_thread(void *arg)
 	return 0;
 }
 
-/* Handshake done: make @sock the peer's connection and start reading. */
+/*
+ * Handshake done: make @sock the peer's connection, report the peer
+ * online (before anything can be received on it), start reading.
+ */
 static int pcn_tcp_attach(struct pcn_tcp_peer *peer, struct socket *sock,
 			  int arch)
 {
 	struct sock *sk = sock->sk;
+	struct pcn_tcp_conn *conn;
 	struct task_struct *rx;
+
+	conn = kmalloc(sizeof(*conn), GFP_KERNEL);
+	if (!conn)
+		return -ENOMEM;
+	conn->peer = peer;
+	conn->sock = sock;
 
 	sock_set_keepalive(sk);
 	tcp_sock_set_keepidle(sk, 1);
@@ -205,21 +250,22 @@ static int pcn_tcp_attach(struct pcn_tcp_peer *peer, struct socket *sock,
 	tcp_sock_set_keepcnt(sk, 3);
 	tcp_sock_set_user_timeout(sk, PCN_TCP_USER_TIMEOUT_MS);
 	tcp_sock_set_nodelay(sk);
-	pcn_tcp_set_timeouts(sock, MAX_SCHEDULE_TIMEOUT,
-			     PCN_TCP_SEND_TIMEOUT * HZ);
 
 	mutex_lock(&peer->send_lock);
 	peer->sock = sock;
 	mutex_unlock(&peer->send_lock);
+	pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_OK, arch);
 
-	rx = kthread_run(pcn_tcp_rx_thread, peer, "pcn_tcp_rx/%d", peer->nid);
+	rx = kthread_run(pcn_tcp_rx_thread, conn, "pcn_tcp_rx/%d", peer->nid);
 	if (IS_ERR(rx)) {
+		kfree(conn);
+		pcn_node_event(peer->nid, PCN_PEER_EV_DISCONNECT, 0);
 		mutex_lock(&peer->send_lock);
 		peer->sock = NULL;
 		mutex_unlock(&peer->send_lock);
+		wake_up(&peer->wq);
 		return PTR_ERR(rx);
 	}
-	pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_OK, arch);
 	return 0;
 }
 
@@ -262,6 +308,7 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 		.sin_port = htons(PCN_TCP_PORT),
 		.sin_addr.s_addr = pcn_node_addr(peer->nid),
 	};
+	unsigned long deadline;
 	struct socket *sock;
 	int ret, arch;
 
@@ -269,8 +316,8 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 			       &sock);
 	if (ret)
 		return ret;
-	pcn_tcp_set_timeouts(sock, PCN_TCP_HANDSHAKE_TIMEOUT,
-			     PCN_TCP_HANDSHAKE_TIMEOUT);
+	/* kernel_connect() waits for up to the send timeout. */
+	WRITE_ONCE(sock->sk->sk_sndtimeo, PCN_TCP_HANDSHAKE_TIMEOUT);
 	/* Our listed address: the peer checks it. */
 	ret = kernel_bind(sock, (struct sockaddr *)&local, sizeof(local));
 	if (!ret)
@@ -279,8 +326,9 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 		goto out_release;
 
 	pcn_node_event(peer->nid, PCN_PEER_EV_CONNECT, 0);
-	ret = pcn_tcp_send_hello(sock);
-	arch = ret ? ret : pcn_tcp_recv_hello(sock, peer->nid);
+	deadline = jiffies + PCN_TCP_HANDSHAKE_TIMEOUT;
+	ret = pcn_tcp_send_hello(sock, deadline);
+	arch = ret ? ret : pcn_tcp_recv_hello(sock, peer->nid, deadline);
 	if (arch < 0) {
 		ret = arch;
 		pcn_tcp_count(PCN_TCP_REFUSED_HANDSHAKE);
@@ -307,16 +355,19 @@ static int pcn_tcp_dialer_thread(void *arg)
 {
 	struct pcn_tcp_peer *peer = arg;
 	unsigned int delay = PCN_TCP_RETRY_MIN_MS;
+	unsigned long up;
 
 	while (!kthread_should_stop()) {
-		if (READ_ONCE(peer->sock)) {
+		if (!pcn_tcp_dial(peer)) {
+			up = jiffies;
 			wait_event_interruptible(peer->wq, !READ_ONCE(peer->sock) ||
 						 kthread_should_stop());
-			delay = PCN_TCP_RETRY_MIN_MS;
-			continue;
+			/* A connection that held for a while earns a fast retry. */
+			if (time_after(jiffies, up + PCN_TCP_STABLE_TIME)) {
+				delay = PCN_TCP_RETRY_MIN_MS;
+				continue;
+			}
 		}
-		if (!pcn_tcp_dial(peer))
-			continue;
 		msleep_interruptible(delay);
 		delay = min(delay * 2, PCN_TCP_RETRY_MAX_MS);
 	}
@@ -328,6 +379,7 @@ static void pcn_tcp_serve(struct socket *sock)
 {
 	struct sockaddr_in sin;
 	struct pcn_tcp_peer *peer;
+	unsigned long deadline;
 	int nid, arch, ret;
 
 	ret = kernel_getpeername(sock, (struct sockaddr *)&sin);
@@ -341,10 +393,10 @@ static void pcn_tcp_serve(struct socket *sock)
 				    &sin.sin_addr);
 		goto out_release;
 	}
-	pcn_tcp_set_timeouts(sock, PCN_TCP_HANDSHAKE_TIMEOUT,
-			     PCN_TCP_HANDSHAKE_TIMEOUT);
 	/* Only higher ids dial us; and a valid hello must come first. */
-	arch = nid > pcn_my_nid() ? pcn_tcp_recv_hello(sock, nid) : -EPROTO;
+	deadline = jiffies + PCN_TCP_HANDSHAKE_TIMEOUT;
+	arch = nid > pcn_my_nid() ? pcn_tcp_recv_hello(sock, nid, deadline) :
+				    -EPROTO;
 	if (arch < 0) {
 		pcn_tcp_count(PCN_TCP_REFUSED_HANDSHAKE);
 		pcn_kmsg_count_drop(PCN_DROP_HANDSHAKE);
@@ -359,7 +411,7 @@ static void pcn_tcp_serve(struct socket *sock)
 		goto out_release;
 
 	pcn_node_event(nid, PCN_PEER_EV_CONNECT, 0);
-	ret = pcn_tcp_send_hello(sock);
+	ret = pcn_tcp_send_hello(sock, deadline);
 	if (!ret)
 		ret = pcn_tcp_attach(peer, sock, arch);
 	if (ret) {
@@ -412,6 +464,34 @@ static int pcn_tcp_listen(void)
 	return ret;
 }
 
+static struct task_struct *pcn_tcp_listener;
+
+static void pcn_tcp_stop(void)
+{
+	int nid;
+
+	for (nid = 0; nid < POPCORN_MAX_NODES; nid++) {
+		struct pcn_tcp_peer *peer = &pcn_tcp_peers[nid];
+
+		if (peer->dialer) {
+			kthread_stop(peer->dialer);
+			peer->dialer = NULL;
+		}
+		if (READ_ONCE(peer->sock))
+			pcn_tcp_drop_connection(peer);
+	}
+	if (pcn_tcp_listen_sock)
+		kernel_sock_shutdown(pcn_tcp_listen_sock, SHUT_RDWR);
+	if (pcn_tcp_listener) {
+		kthread_stop(pcn_tcp_listener);
+		pcn_tcp_listener = NULL;
+	}
+	if (pcn_tcp_listen_sock) {
+		sock_release(pcn_tcp_listen_sock);
+		pcn_tcp_listen_sock = NULL;
+	}
+}
+
 static int pcn_tcp_start(void)
 {
 	struct task_struct *t;
@@ -431,19 +511,28 @@ static int pcn_tcp_start(void)
 		return ret;
 	}
 	t = kthread_run(pcn_tcp_listener_thread, NULL, "pcn_tcp_listen");
-	if (IS_ERR(t))
-		return PTR_ERR(t);
+	if (IS_ERR(t)) {
+		ret = PTR_ERR(t);
+		goto fail;
+	}
+	pcn_tcp_listener = t;
 
 	for (nid = 0; nid < pcn_my_nid(); nid++) {
 		t = kthread_run(pcn_tcp_dialer_thread, &pcn_tcp_peers[nid],
 				"pcn_tcp_dial/%d", nid);
-		if (IS_ERR(t))
-			return PTR_ERR(t);
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			goto fail;
+		}
 		pcn_tcp_peers[nid].dialer = t;
 	}
 	pr_info("listening on port %d, dialing %d lower node(s)\n",
 		PCN_TCP_PORT, pcn_my_nid());
 	return 0;
+
+fail:
+	pcn_tcp_stop();
+	return ret;
 }
 
 static int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
@@ -456,7 +545,8 @@ static int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
 	if (!peer->sock) {
 		ret = -EAGAIN;
 	} else {
-		ret = pcn_tcp_send_all(peer->sock, msg, size);
+		ret = pcn_tcp_send_all(peer->sock, msg, size,
+				       jiffies + PCN_TCP_SEND_TIMEOUT * HZ);
 		if (ret) {
 			/* The stream is broken mid-frame: end it. */
 			pcn_tcp_count(PCN_TCP_SEND_ERRORS);

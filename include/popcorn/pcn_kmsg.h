@@ -52,7 +52,7 @@ int pcn_kmsg_register_handler(enum pcn_kmsg_type type, const char *name,
 /* A response type: messages are matched to the wait named by wait_id. */
 int pcn_kmsg_register_response(enum pcn_kmsg_type type, const char *name,
 			       size_t min_size, size_t max_size);
-void pcn_kmsg_unregister(enum pcn_kmsg_type type);
+/* Types stay registered for the kernel's lifetime: there is no unregister. */
 
 /* Send a copy of @msg (the caller keeps it).  May sleep. */
 int pcn_kmsg_send(int nid, void *msg, size_t size);
@@ -84,7 +84,7 @@ struct pcn_kmsg_transport {
 	const char *name;
 	unsigned long features;
 
-	/* Start connecting to the peers of the node table. */
+	/* Start connecting to the peers of the node table; on error, undo. */
 	int (*start)(void);
 	/* Send @size bytes of @msg to @nid, framed; the caller keeps @msg. */
 	int (*send)(int nid, struct pcn_kmsg_hdr *msg, size_t size);

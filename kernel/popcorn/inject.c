@@ -13,7 +13,8 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/mm.h>
-#include <linux/uaccess.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <popcorn/nodes.h>
 
 #include "debugfs.h"
@@ -25,17 +26,18 @@ static ssize_t pcn_inject_write(struct file *file, const char __user *ubuf,
 	struct pcn_kmsg_transport *t = pcn_kmsg_active_transport();
 	unsigned int type, size, from, hdr_size;
 	struct pcn_kmsg_hdr *msg;
-	char buf[64];
-	int nid, ret;
+	int nid, ret, n;
+	char *buf;
 
-	if (len >= sizeof(buf))
+	if (len > 64)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (sscanf(buf, "%d %u %u %u %u", &nid, &type, &size, &from,
-		   &hdr_size) != 5 ||
-	    !pcn_nid_valid(nid) || nid == pcn_my_nid() ||
+	buf = memdup_user_nul(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	n = sscanf(buf, "%d %u %u %u %u", &nid, &type, &size, &from,
+		   &hdr_size);
+	kfree(buf);
+	if (n != 5 || !pcn_nid_valid(nid) || nid == pcn_my_nid() ||
 	    size < sizeof(*msg) || size > PCN_KMSG_MAX_SIZE)
 		return -EINVAL;
 	if (!t)

@@ -29,10 +29,11 @@ static atomic_t pcn_kmsg_seq = ATOMIC_INIT(0);
  * Requests are handled on a workqueue so that a receive thread never
  * blocks sending a reply (two nodes answering each other's requests
  * could otherwise deadlock on full sockets).  The backlog per sending
- * node is bounded; past it requests are dropped and time out at their
- * sender.
+ * node is bounded, well below the workqueue's concurrency, so that one
+ * slow peer cannot occupy every worker; past it requests are dropped
+ * and time out at their sender.
  */
-#define PCN_KMSG_BACKLOG_MAX	256
+#define PCN_KMSG_BACKLOG_MAX	64
 static struct workqueue_struct *pcn_kmsg_wq;
 static atomic_t pcn_kmsg_backlog[POPCORN_MAX_NODES];
 
@@ -113,18 +114,6 @@ int pcn_kmsg_register_response(enum pcn_kmsg_type type, const char *name,
 	return pcn_kmsg_register(type, name, min_size, max_size, NULL);
 }
 
-void pcn_kmsg_unregister(enum pcn_kmsg_type type)
-{
-	if (type >= PCN_KMSG_TYPE_MAX)
-		return;
-	mutex_lock(&pcn_kmsg_lock);
-	WRITE_ONCE(pcn_kmsg_types[type].registered, false);
-	mutex_unlock(&pcn_kmsg_lock);
-	/* Let handlers already queued finish before the caller goes away. */
-	if (pcn_kmsg_wq)
-		flush_workqueue(pcn_kmsg_wq);
-}
-
 /**
  * pcn_kmsg_check() - validate a received message
  * @hdr: the message, @len bytes of it were received
@@ -171,7 +160,12 @@ void pcn_kmsg_count_drop(enum pcn_kmsg_drop why)
 
 static void pcn_kmsg_release(struct pcn_kmsg_hdr *msg)
 {
-	pcn_transport->done(msg);
+	struct pcn_kmsg_transport *t = READ_ONCE(pcn_transport);
+
+	if (t)
+		t->done(msg);
+	else
+		kvfree(msg);
 }
 
 void pcn_kmsg_done(void *msg)
@@ -290,10 +284,12 @@ void *pcn_kmsg_get(size_t size)
 
 void pcn_kmsg_put(void *msg)
 {
+	struct pcn_kmsg_transport *t = READ_ONCE(pcn_transport);
+
 	if (!msg)
 		return;
-	if (pcn_transport->put)
-		pcn_transport->put(msg);
+	if (t && t->put)
+		t->put(msg);
 	else
 		kvfree(msg);
 }
@@ -361,7 +357,7 @@ int pcn_kmsg_start(const char *name)
 	struct pcn_kmsg_transport *t, *found = NULL;
 	int ret;
 
-	pcn_kmsg_wq = alloc_workqueue("pcn_kmsg", WQ_UNBOUND, 0);
+	pcn_kmsg_wq = alloc_workqueue("pcn_kmsg", WQ_UNBOUND, WQ_MAX_ACTIVE);
 	if (!pcn_kmsg_wq)
 		return -ENOMEM;
 
@@ -373,12 +369,18 @@ int pcn_kmsg_start(const char *name)
 		}
 	}
 	mutex_unlock(&pcn_kmsg_lock);
-	if (!found)
-		return -ENOENT;
+	if (!found) {
+		ret = -ENOENT;
+		goto out_wq;
+	}
 
 	WRITE_ONCE(pcn_transport, found);
 	ret = found->start ? found->start() : 0;
-	if (ret)
-		WRITE_ONCE(pcn_transport, NULL);
+	if (!ret)
+		return 0;
+	WRITE_ONCE(pcn_transport, NULL);
+out_wq:
+	destroy_workqueue(pcn_kmsg_wq);
+	pcn_kmsg_wq = NULL;
 	return ret;
 }

@@ -21,6 +21,7 @@
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -158,21 +159,40 @@ out:
 	return ret;
 }
 
+/* Per open file: its last result; series on one file are serialised. */
+struct pcn_ping_file {
+	struct mutex lock;	/* one series at a time; guards last */
+	struct pcn_ping_result *last;
+};
+
+static int pcn_ping_open(struct inode *inode, struct file *file)
+{
+	struct pcn_ping_file *pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+
+	if (!pf)
+		return -ENOMEM;
+	mutex_init(&pf->lock);
+	file->private_data = pf;
+	return 0;
+}
+
 static ssize_t pcn_ping_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
+	struct pcn_ping_file *pf = file->private_data;
 	struct pcn_ping_result *r;
-	char buf[64];
-	int nid, ret;
+	int nid, ret, n;
 	u32 size, count;
+	char *buf;
 
-	if (len >= sizeof(buf))
+	if (len > 64)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (sscanf(buf, "%d %u %u", &nid, &size, &count) != 3 ||
-	    !pcn_nid_valid(nid) || nid == pcn_my_nid() ||
+	buf = memdup_user_nul(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	n = sscanf(buf, "%d %u %u", &nid, &size, &count);
+	kfree(buf);
+	if (n != 3 || !pcn_nid_valid(nid) || nid == pcn_my_nid() ||
 	    size > PCN_PING_MAX_LEN || !count || count > PCN_PING_MAX_COUNT)
 		return -EINVAL;
 
@@ -182,26 +202,37 @@ static ssize_t pcn_ping_write(struct file *file, const char __user *ubuf,
 	r->nid = nid;
 	r->size = size;
 	r->count = count;
+	if (mutex_lock_killable(&pf->lock)) {
+		kfree(r);
+		return -EINTR;
+	}
 	ret = pcn_ping_run(r);
 	if (ret) {
 		kfree(r);
-		return ret;
+	} else {
+		kfree(pf->last);
+		pf->last = r;
 	}
-	kfree(file->private_data);
-	file->private_data = r;
-	return len;
+	mutex_unlock(&pf->lock);
+	return ret ? ret : len;
 }
 
 static ssize_t pcn_ping_read(struct file *file, char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
-	struct pcn_ping_result *r = file->private_data;
+	struct pcn_ping_file *pf = file->private_data;
+	struct pcn_ping_result *r;
 	char buf[256];
 	int n;
 	u64 kbps;
 
-	if (!r)
+	if (mutex_lock_killable(&pf->lock))
+		return -EINTR;
+	r = pf->last;
+	if (!r) {
+		mutex_unlock(&pf->lock);
 		return -ENODATA;
+	}
 	/* Request and response both carry the payload. */
 	kbps = r->total_ns ?
 	       div64_u64(2ULL * r->size * r->ok * 1000000, r->total_ns) : 0;
@@ -209,17 +240,22 @@ static ssize_t pcn_ping_read(struct file *file, char __user *ubuf,
 		      "nid %d size %u count %u ok %u min_ns %llu mean_ns %llu p50_ns %llu p99_ns %llu total_ns %llu kbps %llu\n",
 		      r->nid, r->size, r->count, r->ok, r->min_ns, r->mean_ns,
 		      r->p50_ns, r->p99_ns, r->total_ns, kbps);
+	mutex_unlock(&pf->lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
 
 static int pcn_ping_release(struct inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	struct pcn_ping_file *pf = file->private_data;
+
+	kfree(pf->last);
+	kfree(pf);
 	return 0;
 }
 
 static const struct file_operations pcn_ping_fops = {
 	.owner = THIS_MODULE,
+	.open = pcn_ping_open,
 	.write = pcn_ping_write,
 	.read = pcn_ping_read,
 	.release = pcn_ping_release,

@@ -10,6 +10,8 @@
  * goes offline.
  */
 #include <linux/completion.h>
+#include <linux/init.h>
+#include <linux/random.h>
 #include <linux/xarray.h>
 #include <popcorn/nodes.h>
 
@@ -23,8 +25,14 @@ struct pcn_kmsg_wait {
 	struct pcn_kmsg_hdr *resp;
 };
 
-/* Wait ids start at 1: 0 in a header means "no wait". */
+/*
+ * Wait ids start at 1: 0 in a header means "no wait".  They are handed
+ * out cyclically, from a random start, so that a late response (after a
+ * timeout, or from before a peer restarted) does not find a new wait
+ * under the id it carries.
+ */
 static DEFINE_XARRAY_ALLOC1(pcn_waits);
+static u32 pcn_wait_next;
 
 int pcn_kmsg_request(int nid, void *req, size_t size,
 		     enum pcn_kmsg_type resp_type, unsigned long timeout,
@@ -42,8 +50,9 @@ int pcn_kmsg_request(int nid, void *req, size_t size,
 	if (!pcn_nid_valid(nid))
 		return -EINVAL;
 	init_completion(&w.done);
-	ret = xa_alloc(&pcn_waits, &id, &w, xa_limit_32b, GFP_KERNEL);
-	if (ret)
+	ret = xa_alloc_cyclic(&pcn_waits, &id, &w, xa_limit_32b,
+			      &pcn_wait_next, GFP_KERNEL);
+	if (ret < 0)
 		return ret;
 	hdr->wait_id = id;
 
@@ -100,3 +109,10 @@ void pcn_kmsg_fail_waits(int nid)
 	}
 	xa_unlock(&pcn_waits);
 }
+
+static int __init pcn_wait_init(void)
+{
+	pcn_wait_next = get_random_u32();
+	return 0;
+}
+late_initcall(pcn_wait_init);

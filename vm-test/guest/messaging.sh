@@ -23,8 +23,8 @@ fi
 
 # Node 1 and node 2 learn that node 0 has finished its pings when they
 # have answered all of them.
-pinged_by_node0() {
-	[ "$(stat_type ping_request recv)" -ge "$PINGS_PER_PEER" ]
+pinged_by_node0() {	# pinged_by_node0 N
+	[ "$(stat_type ping_request recv)" -ge "$1" ]
 }
 
 node0() {
@@ -49,6 +49,22 @@ node0() {
 			tap $? "popcorn_stat: ping_request sent_bytes +$((b1 - b0)) (want $((COUNT * (24 + size))))"
 		done
 	done
+	# Concurrent senders share one connection: 4 series at once.
+	s0=$(stat_type ping_request sent)
+	pids=
+	for k in 1 2 3 4; do
+		popcorn ping 1 --size $((16384 * k)) --count 10 >/tmp/cc$k 2>&1 &
+		pids="$pids $!"
+	done
+	bad=0
+	for p in $pids; do
+		wait "$p" || bad=1
+	done
+	s1=$(stat_type ping_request sent)
+	[ $bad -eq 0 ] && [ $((s1 - s0)) -eq 40 ]
+	tap $? "4 concurrent ping series to node 1 all verified (+$((s1 - s0)) requests)"
+	cat /tmp/cc* | grep -v '^ping\|^latency\|^throughput\|^raw' | sed 's/^/# /'
+
 	! popcorn ping 1 --size 65537 --count 1 2>/dev/null
 	tap $? "ping with a payload above 64 KiB is refused"
 	! popcorn ping 0 --count 1 2>/dev/null
@@ -102,8 +118,9 @@ node0() {
 }
 
 node1() {
-	wait_until 120 pinged_by_node0
-	tap $? "answered node 0's $PINGS_PER_PEER pings"
+	# Node 0's series, then its 4 concurrent series of 10.
+	wait_until 120 pinged_by_node0 $((PINGS_PER_PEER + 40))
+	tap $? "answered node 0's $((PINGS_PER_PEER + 40)) pings"
 
 	# Attacks on node 0 through the test hook, then from user space.
 	inject=/sys/kernel/debug/popcorn/inject
@@ -140,7 +157,7 @@ node2() {
 		# Rebooted: the checks above (all online, syscalls) were the test.
 		return
 	fi
-	wait_until 120 pinged_by_node0
+	wait_until 120 pinged_by_node0 $PINGS_PER_PEER
 	tap $? "answered node 0's $PINGS_PER_PEER pings"
 }
 
