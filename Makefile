@@ -19,6 +19,9 @@ INITRD  := $(BUILD)/initramfs.cpio.gz
 JOBS    ?= $(shell nproc)
 
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
+# Paths below the checkout are hashed relative to it, so that another
+# clone of the repository (CI) hits the same cache entries.
+export CCACHE_BASEDIR := $(REPO)
 
 KMAKE = $(MAKE) -C $(KDIR) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_USER=popcorn KBUILD_BUILD_HOST=build -j$(JOBS)

@@ -5,6 +5,8 @@
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 #include <popcorn/nodes.h>
@@ -53,11 +55,13 @@ SYSCALL_DEFINE1(popcorn_get_thread_status,
 
 /*
  * Only the argument checks exist so far: thread migration itself comes
- * with the process server.  Until then no peer can be online, so every
- * valid request ends in -EBUSY (this node) or -EAGAIN (offline peer).
+ * with the process server, and a request that passes every check fails
+ * with -EOPNOTSUPP until then.
  */
 SYSCALL_DEFINE2(popcorn_migrate, int, nid, void __user *, uregs)
 {
+	struct popcorn_regset_x86_64 *regs;
+
 	if (!pcn_enabled())
 		return -ENODEV;
 	if (!pcn_nid_valid(nid))
@@ -66,5 +70,12 @@ SYSCALL_DEFINE2(popcorn_migrate, int, nid, void __user *, uregs)
 		return -EBUSY;
 	if (!pcn_node_online(nid))
 		return -EAGAIN;
+
+	if (uregs) {
+		regs = memdup_user(uregs, sizeof(*regs));
+		if (IS_ERR(regs))
+			return PTR_ERR(regs);
+		kfree(regs);
+	}
 	return -EOPNOTSUPP;
 }

@@ -43,4 +43,21 @@ struct popcorn_thread_status {
 	__kernel_pid_t peer_pid; /* tid of the counterpart on peer_nid */
 };
 
+/*
+ * Register set given to popcorn_migrate() (x86-64): the thread resumes
+ * on the destination with these values.  Same layout as popcorn-kernel-
+ * lib's struct regset_x86_64.  A NULL uregs means "continue after the
+ * system call with the registers it was made with".
+ */
+struct popcorn_regset_x86_64 {
+	__u64 rip;
+	__u64 rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp;
+	__u64 r8, r9, r10, r11, r12, r13, r14, r15;
+	__u64 mmx[8];
+	__u8 xmm[16][16] __attribute__((aligned(16)));
+	__u8 st[8][16] __attribute__((aligned(16)));	/* x87, 80 bits each */
+	__u32 cs, ss, ds, es, fs, gs;
+	__u64 rflags;
+};
+
 #endif /* _UAPI_LINUX_POPCORN_H */

@@ -144,6 +144,13 @@ static void check_migrate_errors(int nid, int nr_nodes, int online[])
 	if (other < nr_nodes)
 		tap_check(expect_err(popcorn_migrate(other), EAGAIN),
 			  "migrate to offline node %d gives EAGAIN", other);
+	for (other = 0; other < nr_nodes; other++)
+		if (online[other] && other != nid)
+			break;
+	if (other < nr_nodes)
+		tap_check(expect_err(popcorn_sys_migrate(other, (void *)8), EFAULT),
+			  "migrate to online node %d with a bad uregs gives EFAULT",
+			  other);
 }
 
 int main(int argc, char **argv)
