@@ -82,6 +82,13 @@ for transport in ${TRANSPORTS:-tcp}; do
 		     "pcn_expect_nid=$1"
 	}
 	run_scenario "$transport-3nodes" 3 nodes3 shuffle
+
+	# Process server: remote worker lifetime.
+	worker2() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=worker"
+	}
+	run_scenario "$transport-worker" 2 worker2
 done
 
 # Refused configurations: the kernel boots with Popcorn disabled.

@@ -18,6 +18,9 @@ struct seq_file;
 enum pcn_kmsg_type {
 	PCN_KMSG_TYPE_PING_REQUEST,
 	PCN_KMSG_TYPE_PING_RESPONSE,
+	PCN_KMSG_TYPE_PROCESS_CREATE,	/* origin -> remote: make a worker */
+	PCN_KMSG_TYPE_PROCESS_CREATED,	/* remote -> origin: its answer */
+	PCN_KMSG_TYPE_PROCESS_EXIT,	/* origin -> remote: process gone */
 	PCN_KMSG_TYPE_MAX
 };
 

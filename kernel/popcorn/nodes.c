@@ -16,6 +16,7 @@
 #include <net/net_namespace.h>
 #include <net/route.h>
 #include <popcorn/nodes.h>
+#include <popcorn/process_server.h>
 
 #include "config.h"
 #include "kmsg_internal.h"
@@ -121,6 +122,7 @@ int pcn_node_event(int nid, enum pcn_peer_event ev, int arch)
 	if (old == PCN_PEER_ONLINE && next != PCN_PEER_ONLINE) {
 		pr_info("node %d offline\n", nid);
 		pcn_kmsg_fail_waits(nid);
+		pcn_process_node_offline(nid);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 #include <popcorn/nodes.h>
+#include <popcorn/process_server.h>
 
 SYSCALL_DEFINE3(popcorn_get_node_info, int __user *, my_nid,
 		struct popcorn_node_info __user *, info, int, len)
@@ -54,13 +55,14 @@ SYSCALL_DEFINE1(popcorn_get_thread_status,
 }
 
 /*
- * Only the argument checks exist so far: thread migration itself comes
- * with the process server, and a request that passes every check fails
- * with -EOPNOTSUPP until then.
+ * So far: the argument checks, and the remote worker of the process on
+ * the destination.  Moving the thread is not implemented yet: a request
+ * that gets that far fails with -EOPNOTSUPP.
  */
 SYSCALL_DEFINE2(popcorn_migrate, int, nid, void __user *, uregs)
 {
 	struct popcorn_regset_x86_64 *regs;
+	int ret;
 
 	if (!pcn_enabled())
 		return -ENODEV;
@@ -77,5 +79,9 @@ SYSCALL_DEFINE2(popcorn_migrate, int, nid, void __user *, uregs)
 			return PTR_ERR(regs);
 		kfree(regs);
 	}
-	return -EOPNOTSUPP;
+
+	/* The destination gets a remote worker for this process... */
+	ret = pcn_process_prepare(nid);
+	/* ...but moving the thread itself is not implemented yet. */
+	return ret ? ret : -EOPNOTSUPP;
 }
