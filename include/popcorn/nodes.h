@@ -27,6 +27,8 @@ static inline bool pcn_nid_valid(int nid)
 
 bool pcn_node_online(int nid);
 int pcn_node_arch(int nid);
+/* Changes each time node @nid comes online (again). */
+unsigned int pcn_node_generation(int nid);
 
 /* IPv4 address of node @nid in pcn.nodes (network order), 0 if invalid. */
 __be32 pcn_node_addr(int nid);

@@ -49,6 +49,13 @@ static DEFINE_SPINLOCK(pcn_nodes_lock);
 static enum pcn_peer_state pcn_state[POPCORN_MAX_NODES];
 static DECLARE_BITMAP(pcn_online, POPCORN_MAX_NODES);
 static int pcn_arch[POPCORN_MAX_NODES];
+/* Bumped each time a node comes online: state from before is stale. */
+static unsigned int pcn_gen[POPCORN_MAX_NODES];
+
+unsigned int pcn_node_generation(int nid)
+{
+	return pcn_nid_valid(nid) ? READ_ONCE(pcn_gen[nid]) : 0;
+}
 
 int pcn_my_nid(void)
 {
@@ -108,6 +115,7 @@ int pcn_node_event(int nid, enum pcn_peer_event ev, int arch)
 	}
 	pcn_state[nid] = next;
 	if (next == PCN_PEER_ONLINE && old != PCN_PEER_ONLINE) {
+		WRITE_ONCE(pcn_gen[nid], pcn_gen[nid] + 1);
 		WRITE_ONCE(pcn_arch[nid], arch);
 		/* Publish the arch before the online bit; see pcn_node_arch(). */
 		smp_mb__before_atomic();

@@ -1,6 +1,16 @@
 #!/bin/sh
-# make run: show this node's view of the cluster.
-echo "== node $(cat /proc/sys/kernel/hostname): popcorn nodes"
+# make run: show this node's view of the cluster once every node is up.
+. /tests/lib.sh
+
+n=$(cmdline_param pcn.nodes | tr ',' '\n' | grep -c .)
+wait_until 60 sh -c "[ \$(popcorn nodes | grep -c '^node [0-9]* online') -eq $n ]"
+echo "== node $(cat /proc/sys/kernel/hostname): popcorn nodes (all $n online after ${WAITED}s)"
 popcorn nodes
 echo "== popcorn status"
 popcorn status
+if [ "$(cmdline_param pcn.nid)" = 0 ] && [ "$n" -gt 1 ]; then
+	echo "== popcorn ping 1 --size 4096 --count 20"
+	popcorn ping 1 --size 4096 --count 20
+	echo "== /proc/popcorn_stat"
+	cat /proc/popcorn_stat
+fi

@@ -20,6 +20,9 @@ if [ "$nid" = 0 ]; then
 		[ "$(stat_type process_created recv)" -eq 1 ]
 	tap $? "one process_create request and one answer for two migrate calls"
 	# The forked child must not have sent one of its own.
+	# The exit is announced asynchronously, from a work item.
+	wait_until 10 sh -c ". /tests/lib.sh; [ \$(stat_type process_exit sent) -ge 1 ]"
+	sleep 1
 	[ "$(stat_type process_exit sent)" -eq 1 ]
 	tap $? "exactly one process_exit sent (the forked child is not distributed)"
 	# Killed while distributed: the worker must go too.
