@@ -27,16 +27,11 @@ static ssize_t pcn_inject_write(struct file *file, const char __user *ubuf,
 	unsigned int type, size, from, hdr_size;
 	struct pcn_kmsg_hdr *msg;
 	int nid, ret, n;
-	char *buf;
 
-	if (len > 64)
-		return -EINVAL;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	n = sscanf(buf, "%d %u %u %u %u", &nid, &type, &size, &from,
-		   &hdr_size);
-	kfree(buf);
+	n = pcn_debugfs_scan(ubuf, len, "%d %u %u %u %u", &nid, &type, &size,
+			     &from, &hdr_size);
+	if (n < 0)
+		return n;
 	if (n != 5 || !pcn_nid_valid(nid) || nid == pcn_my_nid() ||
 	    size < sizeof(*msg) || size > PCN_KMSG_MAX_SIZE)
 		return -EINVAL;

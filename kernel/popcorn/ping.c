@@ -183,15 +183,10 @@ static ssize_t pcn_ping_write(struct file *file, const char __user *ubuf,
 	struct pcn_ping_result *r;
 	int nid, ret, n;
 	u32 size, count;
-	char *buf;
 
-	if (len > 64)
-		return -EINVAL;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	n = sscanf(buf, "%d %u %u", &nid, &size, &count);
-	kfree(buf);
+	n = pcn_debugfs_scan(ubuf, len, "%d %u %u", &nid, &size, &count);
+	if (n < 0)
+		return n;
 	if (n != 3 || !pcn_nid_valid(nid) || nid == pcn_my_nid() ||
 	    size > PCN_PING_MAX_LEN || !count || count > PCN_PING_MAX_COUNT)
 		return -EINVAL;
