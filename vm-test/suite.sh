@@ -89,6 +89,13 @@ for transport in ${TRANSPORTS:-tcp}; do
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=worker"
 	}
 	run_scenario "$transport-worker" 2 worker2
+
+	# The largest cluster the harness is meant for: 8 nodes.
+	mesh8() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 8) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=mesh"
+	}
+	run_scenario "$transport-8nodes" 8 mesh8 shuffle
 done
 
 # Refused configurations: the kernel boots with Popcorn disabled.
