@@ -46,9 +46,11 @@ struct popcorn_thread_status {
 
 /*
  * Migrate the calling thread to node @nid, then run @callback(@arg)
- * there.  On failure errno tells why (EINVAL, EBUSY, EAGAIN, ENODEV)
- * and the thread stays where it is; @callback still runs, as in
- * popcorn-kernel-lib.
+ * there.  The kernel carries the thread's registers (the system call is
+ * made with a NULL register set), so C code continues after the call.
+ * On failure errno tells why (EINVAL, EBUSY, EAGAIN, ENODEV, and
+ * EOPNOTSUPP while thread migration is not implemented) and the thread
+ * stays where it is; @callback still runs, as in popcorn-kernel-lib.
  */
 void migrate(int nid, void (*callback)(void *), void *arg);
 
