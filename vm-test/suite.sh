@@ -90,6 +90,14 @@ for transport in ${TRANSPORTS:-tcp}; do
 	}
 	run_scenario "$transport-worker" 2 worker2
 
+	# Thread migration: there and back, pages, VMAs, exit, SIGKILL.
+	migrate3() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=migrate" \
+		     "pcn_rounds=${MIGRATE_ROUNDS:-1000}"
+	}
+	run_scenario "$transport-migrate" 3 migrate3
+
 	# The largest cluster the harness is meant for: 8 nodes.
 	mesh8() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 8) pcn.nid=$1" \

@@ -7,13 +7,32 @@
 #ifndef _POPCORN_HOOKS_H
 #define _POPCORN_HOOKS_H
 
+#include <linux/mm_types.h>
+#include <linux/types.h>
+
+/* The address-space system calls pcn_vma_syscall() is given. */
+enum pcn_vma_op {
+	PCN_VMA_MMAP,
+	PCN_VMA_MUNMAP,
+	PCN_VMA_BRK,
+	PCN_VMA_MPROTECT,
+	PCN_VMA_MREMAP,
+	PCN_VMA_MADVISE,
+	PCN_VMA_NR_OPS
+};
+
 #ifdef CONFIG_POPCORN
 
 #include <linux/compiler.h>
-#include <linux/mm_types.h>
 #include <linux/sched.h>
 
 void __pcn_mm_exit(struct mm_struct *mm);
+vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,
+				   unsigned long address, unsigned int flags);
+void __pcn_vma_fault(struct mm_struct *mm, unsigned long address);
+void __pcn_task_exit(struct task_struct *tsk, long code);
+bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
+		       long *ret);
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
 static inline void pcn_mm_init(struct mm_struct *mm)
@@ -39,15 +58,75 @@ static inline void pcn_task_fork(struct task_struct *p,
 	p->is_worker = false;
 }
 
+/*
+ * handle_mm_fault(): a page of a distributed mm may be owned by another
+ * node.  Returns a VM_FAULT_ code when Popcorn handled the fault, 0 to
+ * let the normal path run.
+ */
+static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
+					       unsigned long address,
+					       unsigned int flags)
+{
+	if (likely(!vma->vm_mm->remote))
+		return 0;
+	return __pcn_handle_mm_fault(vma, address, flags);
+}
+
+/* x86 do_user_addr_fault(): fetch a VMA a remote node does not have. */
+static inline void pcn_vma_fault(struct mm_struct *mm, unsigned long address)
+{
+	if (unlikely(mm->remote))
+		__pcn_vma_fault(mm, address);
+}
+
+/* do_exit(): a migrated thread's exit ends its counterpart. */
+static inline void pcn_task_exit(struct task_struct *tsk, long code)
+{
+	if (unlikely(tsk->remote))
+		__pcn_task_exit(tsk, code);
+}
+
+/*
+ * mmap, munmap, brk, mprotect, mremap, madvise: true when Popcorn
+ * executed the call (at the origin, for a remote thread) with result
+ * *@ret; false to run it here.
+ */
+static inline bool pcn_vma_syscall(enum pcn_vma_op op, unsigned long a0,
+				   unsigned long a1, unsigned long a2,
+				   unsigned long a3, unsigned long a4,
+				   unsigned long a5, long *ret)
+{
+	const unsigned long args[6] = { a0, a1, a2, a3, a4, a5 };
+
+	if (likely(!current->mm || !current->mm->remote))
+		return false;
+	return __pcn_vma_syscall(op, args, ret);
+}
+
 #else /* !CONFIG_POPCORN */
 
-struct mm_struct;
 struct task_struct;
 
 static inline void pcn_mm_init(struct mm_struct *mm) {}
 static inline void pcn_mm_exit(struct mm_struct *mm) {}
 static inline void pcn_task_fork(struct task_struct *p,
 				 unsigned long clone_flags) {}
+static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
+					       unsigned long address,
+					       unsigned int flags)
+{
+	return 0;
+}
+static inline void pcn_vma_fault(struct mm_struct *mm,
+				 unsigned long address) {}
+static inline void pcn_task_exit(struct task_struct *tsk, long code) {}
+static inline bool pcn_vma_syscall(enum pcn_vma_op op, unsigned long a0,
+				   unsigned long a1, unsigned long a2,
+				   unsigned long a3, unsigned long a4,
+				   unsigned long a5, long *ret)
+{
+	return false;
+}
 
 #endif /* CONFIG_POPCORN */
 #endif /* _POPCORN_HOOKS_H */

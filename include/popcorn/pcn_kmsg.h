@@ -21,6 +21,18 @@ enum pcn_kmsg_type {
 	PCN_KMSG_TYPE_PROCESS_CREATE,	/* origin -> remote: make a worker */
 	PCN_KMSG_TYPE_PROCESS_CREATED,	/* remote -> origin: its answer */
 	PCN_KMSG_TYPE_PROCESS_EXIT,	/* origin -> remote: process gone */
+	PCN_KMSG_TYPE_TASK_MIGRATE,	/* origin -> remote: run this thread */
+	PCN_KMSG_TYPE_TASK_MIGRATED,	/* remote -> origin: its answer */
+	PCN_KMSG_TYPE_TASK_BACK,	/* remote -> origin: thread comes back */
+	PCN_KMSG_TYPE_TASK_EXIT,	/* remote -> origin: thread exited */
+	PCN_KMSG_TYPE_VMA_REQUEST,	/* remote -> origin: VMA at an address */
+	PCN_KMSG_TYPE_VMA_RESPONSE,
+	PCN_KMSG_TYPE_VMA_OP,		/* remote -> origin: mmap, munmap, ... */
+	PCN_KMSG_TYPE_VMA_OP_DONE,
+	PCN_KMSG_TYPE_PAGE_REQUEST,	/* remote -> origin: a copy of a page */
+	PCN_KMSG_TYPE_PAGE_GRANT,
+	PCN_KMSG_TYPE_PAGE_INVALIDATE,	/* origin -> remote: drop a page */
+	PCN_KMSG_TYPE_PAGE_INVALIDATED,
 	PCN_KMSG_TYPE_MAX
 };
 

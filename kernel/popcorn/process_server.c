@@ -4,54 +4,51 @@
  *
  * At the origin, the first migration of a process attaches a
  * remote_context (with an id unique at this origin) to its mm and asks
- * the destination for a remote worker
- * (PROCESS_CREATE, answered by PROCESS_CREATED).  The context records
- * which nodes hold a worker; when the mm's last user is gone (the
- * process exited or was killed) every one of them is told
- * (PROCESS_EXIT) and ends its worker.  A remote also ends the workers of
- * an origin that goes offline, so nothing of a process outlives it.
+ * the destination for a remote worker (PROCESS_CREATE, answered by
+ * PROCESS_CREATED).  The context records which nodes hold a worker;
+ * when the mm's last user is gone (the process exited or was killed)
+ * every one of them is told (PROCESS_EXIT) and ends its worker.  A
+ * remote also ends the workers of an origin that goes offline, so
+ * nothing of a process outlives it.
  *
- * The worker is the remote stand-in of the process; the migrated threads
- * and the remote mm it is to own come with thread migration (not yet).
+ * The remote worker is the leader of a thread group made for the
+ * process on this node: a user_mode_thread() that owns a new, empty mm
+ * laid out like a 64-bit process's, in which the migrated threads are
+ * created (CLONE_THREAD) and into which VMAs and pages come from the
+ * origin on demand.  It blocks every signal so that signals to the group
+ * reach the migrated threads, and ends the group when the process ends.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
 #include <linux/bitmap.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
-#include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/mm_types.h>
+#include <linux/mmu_context.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
+#include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <asm/mmu_context.h>
 #include <popcorn/hooks.h>
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
 #include <popcorn/process_server.h>
 
+#include "context.h"
 #include "debugfs.h"
+#include "messages.h"
 
 #define PCN_PROCESS_TIMEOUT	(5 * HZ)
 #define PCN_MAX_WORKERS		1024
-
-/* Origin side: hangs off mm->remote of a distributed process. */
-struct remote_context {
-	u32 id;				/* unique at this origin, names it */
-	pid_t tgid;			/* the process at the origin */
-	struct mutex lock;		/* serialises worker creation */
-	/* Nodes asked for a worker: each is told when the process ends. */
-	DECLARE_BITMAP(asked, POPCORN_MAX_NODES);
-	/* Nodes holding a worker, valid while the node's generation holds. */
-	DECLARE_BITMAP(workers, POPCORN_MAX_NODES);
-	unsigned int gen[POPCORN_MAX_NODES];
-	struct work_struct exit_work;
-};
 
 struct pcn_process_msg {
 	struct pcn_kmsg_hdr hdr;
@@ -59,18 +56,29 @@ struct pcn_process_msg {
 	s32 origin_tgid;
 	s32 worker_pid;		/* PROCESS_CREATED: the worker, else 0 */
 	s32 error;		/* PROCESS_CREATED: 0 or -errno, else 0 */
+	char comm[TASK_COMM_LEN];	/* PROCESS_CREATE: the process's name */
 } __packed;
 
 /* Remote side: one per (origin node, origin context). */
 struct pcn_remote_worker {
-	int origin_nid;
-	u32 ctx_id;
-	pid_t origin_tgid;
+	struct remote_context ctx;	/* its kref counts for the worker */
 	struct task_struct *task;
-	struct list_head dead;		/* on a list of workers to stop */
+	struct completion ready;
+	int error;
+	spinlock_t lock;		/* protects queue and exiting */
+	struct list_head queue;		/* TASK_MIGRATE requests */
+	wait_queue_head_t wq;
+	bool exiting;			/* the origin ended the process */
+	char comm[TASK_COMM_LEN];
 };
 
-static DEFINE_XARRAY(pcn_workers);
+struct pcn_worker_item {
+	struct list_head list;
+	struct pcn_kmsg_hdr *msg;
+};
+
+static DEFINE_XARRAY(pcn_contexts);	/* origin: id -> context */
+static DEFINE_XARRAY(pcn_workers);	/* remote: (nid, id) -> worker */
 static DEFINE_MUTEX(pcn_workers_lock);	/* creation and removal */
 static unsigned int pcn_nr_workers;
 static atomic_t pcn_ctx_ids;
@@ -78,6 +86,74 @@ static atomic_t pcn_ctx_ids;
 static unsigned long pcn_worker_key(int nid, u32 ctx_id)
 {
 	return ((unsigned long)nid << 32) | ctx_id;
+}
+
+/* ---- contexts ------------------------------------------------------ */
+
+static void pcn_context_init(struct remote_context *ctx)
+{
+	kref_init(&ctx->kref);
+	mutex_init(&ctx->lock);
+	mutex_init(&ctx->pages_lock);
+	xa_init(&ctx->pages);
+	xa_init(&ctx->grants);
+	atomic64_set(&ctx->version, 1);
+	init_waitqueue_head(&ctx->wq);
+}
+
+static void pcn_context_release(struct kref *kref)
+{
+	struct remote_context *ctx =
+		container_of(kref, struct remote_context, kref);
+
+	xa_destroy(&ctx->pages);
+	xa_destroy(&ctx->grants);
+	if (ctx->mm)
+		mmdrop(ctx->mm);
+	if (ctx->at_origin) {
+		kfree_rcu(ctx, rcu);
+	} else {
+		struct pcn_remote_worker *w = ctx->worker;
+
+		if (w->task)
+			put_task_struct(w->task);
+		kfree_rcu(w, ctx.rcu);
+	}
+}
+
+void pcn_context_put(struct remote_context *ctx)
+{
+	kref_put(&ctx->kref, pcn_context_release);
+}
+
+struct remote_context *pcn_context_get(u32 id)
+{
+	struct remote_context *ctx;
+
+	rcu_read_lock();
+	ctx = xa_load(&pcn_contexts, id);
+	if (ctx && !kref_get_unless_zero(&ctx->kref))
+		ctx = NULL;
+	rcu_read_unlock();
+	return ctx;
+}
+
+struct remote_context *pcn_remote_context_get(int nid, u32 id)
+{
+	struct pcn_remote_worker *w;
+	struct remote_context *ctx = NULL;
+
+	rcu_read_lock();
+	w = xa_load(&pcn_workers, pcn_worker_key(nid, id));
+	if (w && kref_get_unless_zero(&w->ctx.kref))
+		ctx = &w->ctx;
+	rcu_read_unlock();
+	return ctx;
+}
+
+bool pcn_remote_context_exiting(struct remote_context *ctx)
+{
+	return READ_ONCE(ctx->worker->exiting);
 }
 
 /* ---- origin ------------------------------------------------------- */
@@ -91,14 +167,23 @@ static struct remote_context *pcn_get_context(struct mm_struct *mm)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return NULL;
+	pcn_context_init(ctx);
+	ctx->at_origin = true;
+	ctx->origin_nid = pcn_my_nid();
 	/* tgids are reused and shared by vfork children: ids are not. */
 	ctx->id = atomic_inc_return(&pcn_ctx_ids);
 	ctx->tgid = task_tgid_nr(current);
-	mutex_init(&ctx->lock);
+	mmgrab(mm);
+	ctx->mm = mm;
+	if (xa_err(xa_store(&pcn_contexts, ctx->id, ctx, GFP_KERNEL))) {
+		pcn_context_put(ctx);
+		return NULL;
+	}
 	/* Two threads may race here: one context wins. */
 	old = cmpxchg(&mm->remote, NULL, ctx);
 	if (old) {
-		kfree(ctx);
+		xa_erase(&pcn_contexts, ctx->id);
+		pcn_context_put(ctx);
 		return old;
 	}
 	return ctx;
@@ -142,6 +227,7 @@ int pcn_process_prepare(int nid)
 
 	req.ctx_id = ctx->id;
 	req.origin_tgid = ctx->tgid;
+	get_task_comm(req.comm, current);
 	/* Even if the answer is lost, the node may have made a worker. */
 	set_bit(nid, ctx->asked);
 	ret = pcn_kmsg_request(nid, &req, sizeof(req),
@@ -164,6 +250,13 @@ out:
 	return ret;
 }
 
+void pcn_process_forget_worker(struct remote_context *ctx, int nid)
+{
+	mutex_lock(&ctx->lock);
+	clear_bit(nid, ctx->workers);
+	mutex_unlock(&ctx->lock);
+}
+
 /*
  * Telling the remotes may block on the network: it is done from a work
  * item, not from whichever task dropped the mm's last reference (which
@@ -183,60 +276,187 @@ static void pcn_process_exit_work(struct work_struct *work)
 	/* A node that is offline has ended the workers itself. */
 	for_each_set_bit(nid, ctx->asked, POPCORN_MAX_NODES)
 		pcn_kmsg_send(nid, &msg, sizeof(msg));
-	kfree(ctx);
+	pcn_context_put(ctx);
 }
 
 void __pcn_mm_exit(struct mm_struct *mm)
 {
 	struct remote_context *ctx = xchg(&mm->remote, NULL);
 
+	if (!ctx->at_origin) {
+		/* A remote's copy of the process is gone with its worker. */
+		pcn_context_put(ctx);
+		return;
+	}
+	xa_erase(&pcn_contexts, ctx->id);
 	INIT_WORK(&ctx->exit_work, pcn_process_exit_work);
 	queue_work(system_unbound_wq, &ctx->exit_work);
 }
 
 /* ---- remote -------------------------------------------------------- */
 
-static int pcn_worker_main(void *arg)
+/*
+ * Give the worker a new, empty address space, as exec does (see
+ * exec_mmap() and setup_new_exec()): VMAs come from the origin later.
+ */
+static int pcn_worker_new_mm(struct pcn_remote_worker *w)
 {
-	/* Idle until the origin's process ends; work comes with migration. */
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_IDLE);
-		if (kthread_should_stop()) {
-			__set_current_state(TASK_RUNNING);
-			break;
-		}
-		schedule();
-	}
+	struct task_struct *tsk = current;
+	struct mm_struct *mm, *active_mm;
+
+	mm = mm_alloc();
+	if (!mm)
+		return -ENOMEM;
+	mm->task_size = TASK_SIZE;
+	arch_pick_mmap_layout(mm, &tsk->signal->rlim[RLIMIT_STACK]);
+
+	task_lock(tsk);
+	membarrier_exec_mmap(mm);
+	local_irq_disable();
+	active_mm = tsk->active_mm;
+	tsk->active_mm = mm;
+	tsk->mm = mm;
+	lru_gen_add_mm(mm);
+	local_irq_enable();
+	activate_mm(active_mm, mm);
+	task_unlock(tsk);
+	lru_gen_use_mm(mm);
+	/* A task without an mm held a reference to the one it borrowed. */
+	mmdrop(active_mm);
+
+	kref_get(&w->ctx.kref);		/* for mm->remote */
+	mmgrab(mm);
+	w->ctx.mm = mm;
+	WRITE_ONCE(mm->remote, &w->ctx);
 	return 0;
 }
 
-/*
- * Take @w out of the table (pcn_workers_lock held) onto @dead; the
- * thread is stopped by pcn_workers_reap(), after the lock is dropped.
- */
-static void pcn_worker_unlink(struct pcn_remote_worker *w,
-			      struct list_head *dead)
+static struct pcn_worker_item *pcn_worker_pop(struct pcn_remote_worker *w)
 {
-	xa_erase(&pcn_workers, pcn_worker_key(w->origin_nid, w->ctx_id));
-	pcn_nr_workers--;
-	list_add_tail(&w->dead, dead);
+	struct pcn_worker_item *item;
+
+	spin_lock(&w->lock);
+	item = list_first_entry_or_null(&w->queue, struct pcn_worker_item,
+					list);
+	if (item)
+		list_del(&item->list);
+	spin_unlock(&w->lock);
+	return item;
 }
 
-static void pcn_workers_reap(struct list_head *dead)
+static bool pcn_worker_has_work(struct pcn_remote_worker *w)
 {
-	struct pcn_remote_worker *w, *tmp;
+	bool ret;
 
-	list_for_each_entry_safe(w, tmp, dead, dead) {
-		kthread_stop(w->task);
-		put_task_struct(w->task);
-		kfree(w);
+	spin_lock(&w->lock);
+	ret = !list_empty(&w->queue) || w->exiting;
+	spin_unlock(&w->lock);
+	return ret;
+}
+
+static void pcn_worker_answer(struct pcn_remote_worker *w,
+			      struct pcn_kmsg_hdr *msg, bool start)
+{
+	struct pcn_task_msg *req = (struct pcn_task_msg *)msg;
+	struct pcn_task_reply reply = {
+		.hdr.type = PCN_KMSG_TYPE_TASK_MIGRATED,
+		.ctx_id = req->ctx_id,
+		.shadow_pid = req->shadow_pid,
+		.error = -ESRCH,
+	};
+	pid_t pid = 0;
+
+	if (start) {
+		reply.error = pcn_remote_thread_start(&w->ctx, msg, &pid);
+		reply.remote_pid = pid;
 	}
+	pcn_kmsg_reply(w->ctx.origin_nid, msg, &reply, sizeof(reply));
+	pcn_kmsg_done(msg);
 }
 
-static int pcn_worker_create(int nid, u32 ctx_id, pid_t tgid, pid_t *pid)
+static int pcn_worker_main(void *arg)
 {
-	unsigned long key = pcn_worker_key(nid, ctx_id);
+	struct pcn_remote_worker *w = arg;
+	struct pcn_worker_item *item;
+	sigset_t blocked;
+
+	current->is_worker = true;
+	set_task_comm(current, w->comm);
+	/* The kworker it came from ignores every signal: a process does not. */
+	flush_signal_handlers(current, 1);
+	sigfillset(&blocked);
+	sigdelsetmask(&blocked, sigmask(SIGKILL) | sigmask(SIGSTOP));
+	set_current_blocked(&blocked);
+
+	w->error = pcn_worker_new_mm(w);
+	w->task = get_task_struct(current);
+	complete(&w->ready);
+
+	while (!w->error) {
+		if (wait_event_killable(w->wq, pcn_worker_has_work(w)))
+			break;
+		if (READ_ONCE(w->exiting))
+			break;
+		item = pcn_worker_pop(w);
+		if (item) {
+			pcn_worker_answer(w, item->msg, true);
+			kfree(item);
+		}
+	}
+
+	spin_lock(&w->lock);
+	w->exiting = true;
+	spin_unlock(&w->lock);
+	while ((item = pcn_worker_pop(w))) {
+		pcn_worker_answer(w, item->msg, false);
+		kfree(item);
+	}
+	pcn_context_put(&w->ctx);	/* the thread's reference */
+	/* Ends the migrated threads too; never returns to user space. */
+	do_group_exit(SIGKILL);
+}
+
+int pcn_worker_queue(struct remote_context *ctx, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_remote_worker *w = ctx->worker;
+	struct pcn_worker_item *item = kmalloc(sizeof(*item), GFP_KERNEL);
+	int ret = 0;
+
+	if (!item)
+		return -ENOMEM;
+	item->msg = msg;
+	spin_lock(&w->lock);
+	if (w->exiting)
+		ret = -ESRCH;
+	else
+		list_add_tail(&item->list, &w->queue);
+	spin_unlock(&w->lock);
+	if (ret)
+		kfree(item);
+	else
+		wake_up(&w->wq);
+	return ret;
+}
+
+/* Take @w out of the table (pcn_workers_lock held) and end its process. */
+static void pcn_worker_end(struct pcn_remote_worker *w)
+{
+	xa_erase(&pcn_workers, pcn_worker_key(w->ctx.origin_nid, w->ctx.id));
+	pcn_nr_workers--;
+	spin_lock(&w->lock);
+	w->exiting = true;
+	spin_unlock(&w->lock);
+	wake_up(&w->wq);
+	/* The migrated threads may be in user space: kill the group. */
+	send_sig_info(SIGKILL, SEND_SIG_PRIV, w->task);
+	pcn_context_put(&w->ctx);	/* the table's reference */
+}
+
+static int pcn_worker_create(int nid, struct pcn_process_msg *req, pid_t *pid)
+{
+	unsigned long key = pcn_worker_key(nid, req->ctx_id);
 	struct pcn_remote_worker *w;
+	pid_t tid;
 	int ret = 0;
 
 	mutex_lock(&pcn_workers_lock);
@@ -246,8 +466,10 @@ static int pcn_worker_create(int nid, u32 ctx_id, pid_t tgid, pid_t *pid)
 		goto unlock;
 	}
 	w = xa_load(&pcn_workers, key);
-	if (w)
+	if (w && !READ_ONCE(w->exiting))
 		goto out;
+	if (w)		/* its process ended here: make a new one */
+		pcn_worker_end(w);
 	if (pcn_nr_workers >= PCN_MAX_WORKERS) {
 		ret = -EAGAIN;
 		goto unlock;
@@ -257,26 +479,40 @@ static int pcn_worker_create(int nid, u32 ctx_id, pid_t tgid, pid_t *pid)
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	w->origin_nid = nid;
-	w->ctx_id = ctx_id;
-	w->origin_tgid = tgid;
-	w->task = kthread_create(pcn_worker_main, w, "pcn_worker/%d:%d",
-				 nid, tgid);
-	if (IS_ERR(w->task)) {
+	pcn_context_init(&w->ctx);
+	w->ctx.origin_nid = nid;
+	w->ctx.id = req->ctx_id;
+	w->ctx.tgid = req->origin_tgid;
+	w->ctx.worker = w;
+	init_completion(&w->ready);
+	spin_lock_init(&w->lock);
+	INIT_LIST_HEAD(&w->queue);
+	init_waitqueue_head(&w->wq);
+	memcpy(w->comm, req->comm, sizeof(w->comm));
+	w->comm[TASK_COMM_LEN - 1] = '\0';
+
+	kref_get(&w->ctx.kref);		/* for the worker thread */
+	/* CLONE_PARENT: kthreadd, which reaps, is its parent, not us. */
+	tid = user_mode_thread(pcn_worker_main, w, CLONE_PARENT | SIGCHLD);
+	if (tid < 0) {
 		kfree(w);
 		ret = -ENOMEM;
+		goto unlock;
+	}
+	wait_for_completion(&w->ready);
+	if (w->error) {
+		ret = w->error;
+		pcn_context_put(&w->ctx);
 		goto unlock;
 	}
 	ret = xa_err(xa_store(&pcn_workers, key, w, GFP_KERNEL));
 	if (ret) {
-		kthread_stop(w->task);
-		kfree(w);
+		send_sig_info(SIGKILL, SEND_SIG_PRIV, w->task);
+		pcn_context_put(&w->ctx);
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	get_task_struct(w->task);
 	pcn_nr_workers++;
-	wake_up_process(w->task);
 out:
 	*pid = task_pid_nr(w->task);
 unlock:
@@ -302,8 +538,7 @@ static void pcn_handle_process_create(int nid, struct pcn_kmsg_hdr *msg)
 	if (!pcn_process_msg_ok(req))
 		resp.error = -EINVAL;
 	else
-		resp.error = pcn_worker_create(nid, req->ctx_id,
-					       req->origin_tgid, &pid);
+		resp.error = pcn_worker_create(nid, req, &pid);
 	resp.worker_pid = pid;
 	pcn_kmsg_reply(nid, msg, &resp, sizeof(resp));
 	pcn_kmsg_done(msg);
@@ -313,15 +548,13 @@ static void pcn_handle_process_exit(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_process_msg *req = (struct pcn_process_msg *)msg;
 	struct pcn_remote_worker *w;
-	LIST_HEAD(dead);
 
 	if (pcn_process_msg_ok(req)) {
 		mutex_lock(&pcn_workers_lock);
 		w = xa_load(&pcn_workers, pcn_worker_key(nid, req->ctx_id));
 		if (w)
-			pcn_worker_unlink(w, &dead);
+			pcn_worker_end(w);
 		mutex_unlock(&pcn_workers_lock);
-		pcn_workers_reap(&dead);
 	}
 	pcn_kmsg_done(msg);
 }
@@ -330,14 +563,13 @@ void pcn_process_node_offline(int nid)
 {
 	struct pcn_remote_worker *w;
 	unsigned long key;
-	LIST_HEAD(dead);
 
 	mutex_lock(&pcn_workers_lock);
 	xa_for_each_range(&pcn_workers, key, w, pcn_worker_key(nid, 0),
 			  pcn_worker_key(nid, U32_MAX))
-		pcn_worker_unlink(w, &dead);
+		pcn_worker_end(w);
 	mutex_unlock(&pcn_workers_lock);
-	pcn_workers_reap(&dead);
+	pcn_migrate_node_offline(nid);
 }
 
 /* /sys/kernel/debug/popcorn/workers: "origin_nid origin_tgid pid ctx_id" */
@@ -348,8 +580,8 @@ static int pcn_workers_show(struct seq_file *seq, void *v)
 
 	mutex_lock(&pcn_workers_lock);
 	xa_for_each(&pcn_workers, key, w)
-		seq_printf(seq, "%d %d %d %u\n", w->origin_nid, w->origin_tgid,
-			   task_pid_nr(w->task), w->ctx_id);
+		seq_printf(seq, "%d %d %d %u\n", w->ctx.origin_nid,
+			   w->ctx.tgid, task_pid_nr(w->task), w->ctx.id);
 	mutex_unlock(&pcn_workers_lock);
 	return 0;
 }

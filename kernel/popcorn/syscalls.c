@@ -43,26 +43,22 @@ SYSCALL_DEFINE3(popcorn_get_node_info, int __user *, my_nid,
 SYSCALL_DEFINE1(popcorn_get_thread_status,
 		struct popcorn_thread_status __user *, status)
 {
-	struct popcorn_thread_status st = {
-		.current_nid = pcn_my_nid(),
-		.peer_nid = pcn_my_nid(),
-		.peer_pid = task_pid_vnr(current),
-	};
+	struct popcorn_thread_status st;
 
+	pcn_thread_status(&st);
 	if (copy_to_user(status, &st, sizeof(st)))
 		return -EFAULT;
 	return 0;
 }
 
 /*
- * So far: the argument checks, and the remote worker of the process on
- * the destination.  Moving the thread is not implemented yet: a request
- * that gets that far fails with -EOPNOTSUPP.
+ * Move the calling thread to node @nid; at a remote, @nid may be its
+ * origin (back home) or another remote (through the origin).  Returns 0
+ * on the node where the thread goes on.
  */
 SYSCALL_DEFINE2(popcorn_migrate, int, nid, void __user *, uregs)
 {
-	struct popcorn_regset_x86_64 *regs;
-	int ret;
+	struct popcorn_regset_x86_64 regs;
 
 	if (!pcn_enabled())
 		return -ENODEV;
@@ -73,15 +69,8 @@ SYSCALL_DEFINE2(popcorn_migrate, int, nid, void __user *, uregs)
 	if (!pcn_node_online(nid))
 		return -EAGAIN;
 
-	if (uregs) {
-		regs = memdup_user(uregs, sizeof(*regs));
-		if (IS_ERR(regs))
-			return PTR_ERR(regs);
-		kfree(regs);
-	}
-
-	/* The destination gets a remote worker for this process... */
-	ret = pcn_process_prepare(nid);
-	/* ...but moving the thread itself is not implemented yet. */
-	return ret ? ret : -EOPNOTSUPP;
+	/* On the stack: a thread that leaves a remote does not return. */
+	if (uregs && copy_from_user(&regs, uregs, sizeof(regs)))
+		return -EFAULT;
+	return pcn_migrate(nid, uregs ? &regs : NULL);
 }

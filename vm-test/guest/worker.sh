@@ -18,7 +18,7 @@ if [ "$nid" = 0 ]; then
 	echo "# origin pid $pid"
 	[ "$(stat_type process_create sent)" -eq 1 ] &&
 		[ "$(stat_type process_created recv)" -eq 1 ]
-	tap $? "one process_create request and one answer for two migrate calls"
+	tap $? "one process_create request and one answer for two trips"
 	# The forked child must not have sent one of its own.
 	# The exit is announced asynchronously, from a work item.
 	wait_until 10 sh -c ". /tests/lib.sh; [ \$(stat_type process_exit sent) -ge 1 ]"
@@ -42,8 +42,8 @@ else
 	tap $? "remote worker for node 0's process appears ($(cat $workers))"
 	first=$(awk '$1 == 0 { print $2; exit }' $workers)
 	wpid=$(awk '$1 == 0 { print $3; exit }' $workers)
-	grep -q pcn_worker "/proc/$wpid/comm" 2>/dev/null
-	tap $? "worker task $wpid is pcn_worker/0:<origin pid> ($(cat /proc/$wpid/comm 2>/dev/null))"
+	grep -q test_worker "/proc/$wpid/comm" 2>/dev/null
+	tap $? "worker task $wpid is named after the origin process ($(cat /proc/$wpid/comm 2>/dev/null))"
 	wait_until 30 sh -c "! grep -q '^0 $first ' $workers"
 	tap $? "worker gone after origin process $first exited (${WAITED}s)"
 	[ ! -d "/proc/$wpid" ]
@@ -61,6 +61,6 @@ else
 	tap $? "origin node 0 seen offline after it was killed"
 	wait_until 10 sh -c "[ -z \"\$(cat $workers)\" ]"
 	tap $? "workers of the lost origin node ended (${WAITED}s after offline)"
-	! ps | grep -v grep | grep -q pcn_worker
-	tap $? "no pcn_worker task left"
+	! ps | grep -v grep | grep -q test_worker
+	tap $? "no task of the lost origin's process left"
 fi

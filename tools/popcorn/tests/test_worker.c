@@ -4,9 +4,8 @@
  *
  *   test_worker NID SECONDS
  *
- * asks to migrate to NID (the destination creates a remote worker for
- * this process; moving the thread is not implemented yet, so the call
- * fails with EOPNOTSUPP), forks a child that exits at once (a child is
+ * migrates to NID and back twice (the destination creates one remote
+ * worker for this process, reused the second time), forks a child that exits at once (a child is
  * not distributed: its exit must not touch the worker), prints this
  * process's pid as "# pid N", then exits after SECONDS, which must end
  * the remote worker.
@@ -22,7 +21,7 @@
 
 int main(int argc, char **argv)
 {
-	int nid, ret, status;
+	int nid, ret, status, there;
 	pid_t child;
 
 	if (argc != 3) {
@@ -31,12 +30,13 @@ int main(int argc, char **argv)
 	}
 	nid = atoi(argv[1]);
 	ret = popcorn_migrate(nid);
-	tap_check(ret == -1 && errno == EOPNOTSUPP,
-		  "migrate to node %d: remote worker made, thread move not implemented (EOPNOTSUPP, got %d errno %d)",
-		  nid, ret, ret ? errno : 0);
+	there = popcorn_current_nid();
+	ret |= popcorn_migrate(0);
+	tap_check(ret == 0 && there == nid,
+		  "migrate to node %d (ran there: %d) and back", nid, there);
 	ret = popcorn_migrate(nid);
-	tap_check(ret == -1 && errno == EOPNOTSUPP,
-		  "second migrate to node %d reuses the worker (EOPNOTSUPP)", nid);
+	ret |= popcorn_migrate(0);
+	tap_check(ret == 0, "second trip to node %d reuses the worker", nid);
 	child = fork();
 	if (child == 0)
 		_exit(0);

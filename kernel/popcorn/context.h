@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-process state of a distributed process, shared by the process
+ * server, the migration code and the page and VMA servers.
+ *
+ * At the origin a remote_context hangs off the process's mm from its
+ * first migration on and holds the page directory.  At a remote the
+ * worker's mm points to the context embedded in the worker.
+ */
+#ifndef _POPCORN_CONTEXT_H
+#define _POPCORN_CONTEXT_H
+
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <popcorn/nodes.h>
+#include <popcorn/pcn_kmsg.h>
+
+struct pcn_remote_worker;
+
+struct remote_context {
+	struct kref kref;
+	struct rcu_head rcu;
+	bool at_origin;
+	u32 id;			/* unique at the origin, names the process */
+	int origin_nid;
+	pid_t tgid;		/* the process at the origin */
+	struct mm_struct *mm;	/* pinned with mmgrab() */
+
+	/* Origin: which nodes were asked for / hold a remote worker. */
+	struct mutex lock;
+	DECLARE_BITMAP(asked, POPCORN_MAX_NODES);
+	DECLARE_BITMAP(workers, POPCORN_MAX_NODES);
+	unsigned int gen[POPCORN_MAX_NODES];
+	struct work_struct exit_work;
+
+	/*
+	 * Page protocol.  Origin: @pages is the directory (page index ->
+	 * holder mask, see page_server.c), @grants the version of the grant
+	 * a writer got, @pages_lock orders ownership changes of this
+	 * process's pages.  Remote: @pages holds the version of the last
+	 * invalidation of a page, @grants that of the last grant installed
+	 * (or given up), and @wq wakes invalidations waiting for one.
+	 */
+	struct mutex pages_lock;
+	struct xarray pages;
+	struct xarray grants;
+	atomic64_t version;
+	wait_queue_head_t wq;
+
+	struct pcn_remote_worker *worker;	/* remote only */
+};
+
+/* Origin: the context of @id with a reference, or NULL. */
+struct remote_context *pcn_context_get(u32 id);
+void pcn_context_put(struct remote_context *ctx);
+/* Remote: the context of origin @nid's process @id, or NULL. */
+struct remote_context *pcn_remote_context_get(int nid, u32 id);
+/* Remote: true once the origin asked this process to end here. */
+bool pcn_remote_context_exiting(struct remote_context *ctx);
+
+/* Remote: create a migrated thread in the worker (TASK_MIGRATE). */
+int pcn_worker_queue(struct remote_context *ctx, struct pcn_kmsg_hdr *msg);
+/* Origin: forget the worker on @nid (it is gone). */
+void pcn_process_forget_worker(struct remote_context *ctx, int nid);
+
+/* page_server.c */
+/* Origin: take back every remote copy of the pages in [start, end). */
+int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
+		      unsigned long end);
+
+/* migrate.c */
+void pcn_migrate_node_offline(int nid);
+int pcn_remote_thread_start(struct remote_context *ctx,
+			    struct pcn_kmsg_hdr *msg, pid_t *pid);
+
+/* vma_server.c: VMA_OP is served by the shadow of the calling thread. */
+void pcn_handle_vma_op(int nid, struct pcn_kmsg_hdr *msg);
+void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg);
+void pcn_vma_op_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
+		      unsigned long old_brk);
+
+#endif /* _POPCORN_CONTEXT_H */

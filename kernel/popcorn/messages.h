@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Wire formats of the migration, VMA and page messages.  Every field is
+ * checked by its handler before use: the sender may be buggy or hostile.
+ */
+#ifndef _POPCORN_MESSAGES_H
+#define _POPCORN_MESSAGES_H
+
+#include <asm/page_types.h>
+#include <popcorn/pcn_kmsg.h>
+
+/* User registers of a migrating thread (x86-64). */
+struct pcn_uregs {
+	u64 ip, sp, flags;
+	u64 ax, bx, cx, dx, si, di, bp;
+	u64 r8, r9, r10, r11, r12, r13, r14, r15;
+	u64 fsbase, gsbase;
+	u8 fx[512];		/* FXSAVE image: x87 and SSE state */
+} __packed;
+
+/* TASK_MIGRATE (origin -> remote) and TASK_BACK (remote -> origin). */
+struct pcn_task_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 origin_tgid;
+	s32 shadow_pid;		/* the thread at the origin */
+	s32 remote_pid;		/* TASK_BACK: the thread at the remote */
+	s32 forward_nid;	/* TASK_BACK: go on to this node, or -1 */
+	u32 reserved;
+	u64 sigmask;		/* TASK_MIGRATE: blocked signals */
+	u64 vdso;		/* TASK_MIGRATE: vDSO text address */
+	struct pcn_uregs regs;
+} __packed;
+
+/* TASK_MIGRATED (remote -> origin). */
+struct pcn_task_reply {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	s32 remote_pid;
+	s32 error;
+} __packed;
+
+/* TASK_EXIT (remote -> origin). */
+struct pcn_task_exit_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	s32 remote_pid;
+	s32 code;		/* as given to do_exit() / do_group_exit() */
+	u32 group;		/* 1: the whole process exits */
+} __packed;
+
+#define PCN_PATH_MAX	256
+
+/* VMA_REQUEST (remote -> origin). */
+struct pcn_vma_req {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	u32 reserved;
+	u64 addr;
+} __packed;
+
+/* VMA_RESPONSE: the origin's VMA around addr; path empty if anonymous. */
+struct pcn_vma_resp {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 error;
+	u64 addr;
+	u64 start, end;
+	u64 vm_flags;
+	u64 pgoff;
+	char path[PCN_PATH_MAX];
+} __packed;
+
+/* VMA_OP (remote -> origin shadow) and VMA_OP_DONE. */
+struct pcn_vma_op_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	u32 op;			/* enum pcn_vma_op */
+	u32 reserved;
+	u64 args[6];		/* VMA_OP_DONE: args[0] = old brk */
+	s64 ret;
+} __packed;
+
+/* PAGE_REQUEST (remote -> origin). */
+struct pcn_page_req {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	u32 write;
+	u64 addr;
+} __packed;
+
+/* PAGE_GRANT: data follows unless error is set. */
+struct pcn_page_grant {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 error;
+	u64 addr;
+	u64 version;
+	u32 write;
+	u32 reserved;
+	u8 data[PAGE_SIZE];
+} __packed;
+
+/* PAGE_INVALIDATE (origin -> remote). */
+struct pcn_page_inval {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	u32 want_data;
+	u64 addr;
+	u64 version;		/* of this invalidation */
+	u64 grant;		/* version of the write grant to wait for, or 0 */
+} __packed;
+
+/* PAGE_INVALIDATED: data follows when has_data is set. */
+struct pcn_page_inval_ack {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	u32 has_data;
+	u64 addr;
+	u8 data[PAGE_SIZE];
+} __packed;
+
+#endif /* _POPCORN_MESSAGES_H */

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Popcorn thread migration.
+ *
+ * popcorn_migrate(nid) at the origin sends the calling thread's user
+ * state to @nid (TASK_MIGRATE), where the process's remote worker
+ * creates a thread in its group that returns to user space with that
+ * state.  The calling thread stays behind as the thread's *shadow*: it
+ * sleeps in the system call and serves what only it can do for its
+ * remote thread (address-space system calls run with its mm and files),
+ * until the remote thread comes back (TASK_BACK: the shadow returns to
+ * user space with the remote's registers) or exits (TASK_EXIT: the
+ * shadow exits with the same status).  Migration between two remotes
+ * goes through the origin: the shadow comes back and leaves again.
+ *
+ * Messages for a shadow are keyed by its tid at the origin and accepted
+ * only from the node its thread runs on.
+ */
+#define pr_fmt(fmt) "popcorn: " fmt
+
+#include <linux/init.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/signal.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <asm/vdso.h>
+#include <popcorn/hooks.h>
+#include <popcorn/nodes.h>
+#include <popcorn/pcn_kmsg.h>
+#include <popcorn/process_server.h>
+
+#include "context.h"
+#include "messages.h"
+#include "regs.h"
+
+#define PCN_MIGRATE_TIMEOUT	(10 * HZ)
+
+/* The origin side of a migrated thread, on its stack while it waits. */
+struct pcn_shadow {
+	struct remote_context *ctx;
+	int nid;			/* where the thread runs */
+	pid_t remote_pid;
+	bool lost;			/* that node went offline */
+	struct list_head msgs;		/* under the xa_lock of pcn_shadows */
+	wait_queue_head_t wq;
+};
+
+struct pcn_shadow_item {
+	struct list_head list;
+	int nid;
+	struct pcn_kmsg_hdr *msg;
+};
+
+static DEFINE_XARRAY(pcn_shadows);	/* tid at the origin -> shadow */
+
+/* ---- origin: the shadow ----------------------------------------------- */
+
+static void pcn_shadow_reject(int nid, struct pcn_kmsg_hdr *msg)
+{
+	if (msg->type == PCN_KMSG_TYPE_VMA_OP)
+		pcn_vma_op_reply(nid, msg, -ESRCH, 0);
+	pcn_kmsg_done(msg);
+}
+
+static void pcn_shadow_deliver(int nid, struct pcn_kmsg_hdr *msg,
+			       u32 ctx_id, pid_t shadow_pid)
+{
+	struct pcn_shadow_item *item = kmalloc(sizeof(*item), GFP_KERNEL);
+	struct pcn_shadow *sh;
+
+	if (!item) {
+		pcn_shadow_reject(nid, msg);
+		return;
+	}
+	item->nid = nid;
+	item->msg = msg;
+	xa_lock(&pcn_shadows);
+	sh = shadow_pid > 0 ? xa_load(&pcn_shadows, shadow_pid) : NULL;
+	if (sh && sh->nid == nid && sh->ctx->id == ctx_id) {
+		list_add_tail(&item->list, &sh->msgs);
+		wake_up(&sh->wq);
+		sh = NULL;
+		item = NULL;
+	}
+	xa_unlock(&pcn_shadows);
+	if (item) {
+		kfree(item);
+		pcn_shadow_reject(nid, msg);
+	}
+}
+
+static struct pcn_shadow_item *pcn_shadow_pop(struct pcn_shadow *sh)
+{
+	struct pcn_shadow_item *item;
+
+	xa_lock(&pcn_shadows);
+	item = list_first_entry_or_null(&sh->msgs, struct pcn_shadow_item,
+					list);
+	if (item)
+		list_del(&item->list);
+	xa_unlock(&pcn_shadows);
+	return item;
+}
+
+static bool pcn_shadow_pending(struct pcn_shadow *sh)
+{
+	bool ret;
+
+	xa_lock(&pcn_shadows);
+	ret = !list_empty(&sh->msgs) || sh->lost;
+	xa_unlock(&pcn_shadows);
+	return ret;
+}
+
+static void pcn_shadow_remove(struct pcn_shadow *sh)
+{
+	struct pcn_shadow_item *item;
+
+	xa_erase(&pcn_shadows, task_pid_nr(current));
+	while ((item = pcn_shadow_pop(sh))) {
+		pcn_shadow_reject(item->nid, item->msg);
+		kfree(item);
+	}
+	current->peer_nid = pcn_my_nid();
+	current->peer_pid = task_pid_vnr(current);
+}
+
+void pcn_migrate_node_offline(int nid)
+{
+	struct pcn_shadow *sh;
+	unsigned long tid;
+
+	xa_lock(&pcn_shadows);
+	xa_for_each(&pcn_shadows, tid, sh) {
+		if (sh->nid == nid) {
+			sh->lost = true;
+			wake_up(&sh->wq);
+		}
+	}
+	xa_unlock(&pcn_shadows);
+}
+
+static bool pcn_task_back_ok(struct pcn_shadow *sh, struct pcn_task_msg *m)
+{
+	return m->remote_pid == sh->remote_pid && pcn_regs_valid(&m->regs) &&
+	       (m->forward_nid == -1 || pcn_nid_valid(m->forward_nid));
+}
+
+/*
+ * Serve the remote thread until it comes back or ends.  Returns 0 with
+ * the thread's registers loaded and *@next the node to go on to (-1:
+ * stay here), -EINTR when the process is killed, or does not return.
+ */
+static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
+{
+	struct pcn_shadow_item *item;
+	struct pcn_task_exit_msg *em;
+	struct pcn_task_msg *tm;
+	int next;
+
+	for (;;) {
+		if (wait_event_killable(sh->wq, pcn_shadow_pending(sh))) {
+			/* The process is being killed; its exit ends the worker. */
+			pcn_shadow_remove(sh);
+			return -EINTR;
+		}
+		item = pcn_shadow_pop(sh);
+		if (!item) {
+			pr_warn("node %d lost with thread %d of process %d: killing it\n",
+				sh->nid, task_pid_nr(current),
+				task_tgid_nr(current));
+			pcn_shadow_remove(sh);
+			do_group_exit(SIGKILL);
+		}
+		switch (item->msg->type) {
+		case PCN_KMSG_TYPE_VMA_OP:
+			pcn_vma_op_serve(item->nid, item->msg);
+			kfree(item);
+			continue;
+		case PCN_KMSG_TYPE_TASK_BACK:
+			tm = (struct pcn_task_msg *)item->msg;
+			if (!pcn_task_back_ok(sh, tm))
+				break;
+			pcn_regs_load(&tm->regs);
+			next = tm->forward_nid;
+			pcn_kmsg_done(item->msg);
+			kfree(item);
+			pcn_shadow_remove(sh);
+			*next_nid = next;
+			return 0;
+		case PCN_KMSG_TYPE_TASK_EXIT:
+			em = (struct pcn_task_exit_msg *)item->msg;
+			if (em->remote_pid != sh->remote_pid)
+				break;
+			next = em->code & 0xffff;
+			if (em->group) {
+				pcn_kmsg_done(item->msg);
+				kfree(item);
+				pcn_shadow_remove(sh);
+				do_group_exit(next);
+			}
+			pcn_kmsg_done(item->msg);
+			kfree(item);
+			pcn_shadow_remove(sh);
+			do_exit(next);
+		}
+		/* Not from our thread: ignore it. */
+		pcn_kmsg_done(item->msg);
+		kfree(item);
+	}
+}
+
+static int pcn_migrated_error(s32 error)
+{
+	switch (error) {
+	case -ENOMEM:
+	case -EAGAIN:
+	case -EINVAL:
+	case -ESRCH:
+		return error;
+	}
+	return -EPROTO;
+}
+
+/* Send the caller's state in @m to @nid and become its shadow. */
+static int pcn_migrate_out(int nid, struct pcn_task_msg *m, int *next_nid)
+{
+	struct pcn_shadow sh = { .nid = nid };
+	struct pcn_task_reply *reply;
+	struct pcn_kmsg_hdr *resp;
+	pid_t tid = task_pid_nr(current);
+	bool retried = false;
+	int ret;
+
+again:
+	ret = pcn_process_prepare(nid);
+	if (ret)
+		return ret;
+	sh.ctx = current->mm->remote;
+	sh.lost = false;
+	INIT_LIST_HEAD(&sh.msgs);
+	init_waitqueue_head(&sh.wq);
+	ret = xa_insert(&pcn_shadows, tid, &sh, GFP_KERNEL);
+	if (ret)
+		return ret == -EBUSY ? -EBUSY : -ENOMEM;
+
+	m->hdr.type = PCN_KMSG_TYPE_TASK_MIGRATE;
+	m->ctx_id = sh.ctx->id;
+	m->origin_tgid = sh.ctx->tgid;
+	m->shadow_pid = tid;
+	m->remote_pid = 0;
+	m->forward_nid = -1;
+	m->sigmask = current->blocked.sig[0];
+	m->vdso = (unsigned long)current->mm->context.vdso;
+	ret = pcn_kmsg_request(nid, m, sizeof(*m),
+			       PCN_KMSG_TYPE_TASK_MIGRATED,
+			       PCN_MIGRATE_TIMEOUT, &resp);
+	if (ret)
+		goto fail;
+	reply = (struct pcn_task_reply *)resp;
+	if (reply->ctx_id != sh.ctx->id || reply->shadow_pid != tid)
+		ret = -EPROTO;
+	else if (reply->error)
+		ret = pcn_migrated_error(reply->error);
+	else if (reply->remote_pid <= 0)
+		ret = -EPROTO;
+	sh.remote_pid = reply->remote_pid;
+	pcn_kmsg_done(resp);
+	if (ret == -ESRCH && !retried) {
+		/* The worker there ended: make a new one, once. */
+		retried = true;
+		pcn_shadow_remove(&sh);
+		pcn_process_forget_worker(sh.ctx, nid);
+		goto again;
+	}
+	if (ret)
+		goto fail;
+
+	current->peer_nid = nid;
+	current->peer_pid = sh.remote_pid;
+	return pcn_shadow_wait(&sh, next_nid);
+fail:
+	pcn_shadow_remove(&sh);
+	return ret == -ESRCH ? -EAGAIN : ret;
+}
+
+static long pcn_migrate_from_origin(int nid,
+				    const struct popcorn_regset_x86_64 *uregs)
+{
+	struct pcn_task_msg *m = kzalloc(sizeof(*m), GFP_KERNEL);
+	int next, ret;
+
+	if (!m)
+		return -ENOMEM;
+	pcn_regs_save(&m->regs, uregs);
+	for (;;) {
+		ret = pcn_migrate_out(nid, m, &next);
+		if (ret || next < 0 || next == pcn_my_nid())
+			break;
+		/* Back from one remote on the way to another. */
+		if (!pcn_node_online(next)) {
+			ret = -EAGAIN;
+			break;
+		}
+		nid = next;
+		pcn_regs_save(&m->regs, NULL);
+	}
+	kfree(m);
+	return ret;
+}
+
+/* ---- remote: the migrated thread --------------------------------------- */
+
+struct pcn_thread_start {
+	struct remote_context *ctx;
+	const struct pcn_task_msg *msg;
+	struct completion done;
+};
+
+static int pcn_remote_thread_main(void *arg)
+{
+	struct pcn_thread_start *st = arg;
+	const struct pcn_task_msg *m = st->msg;
+	sigset_t blocked;
+
+	kref_get(&st->ctx->kref);
+	current->remote = st->ctx;
+	current->at_remote = true;
+	current->peer_nid = st->ctx->origin_nid;
+	current->peer_pid = m->shadow_pid;
+	siginitset(&blocked, m->sigmask);
+	sigdelsetmask(&blocked, sigmask(SIGKILL) | sigmask(SIGSTOP));
+	set_current_blocked(&blocked);
+	pcn_regs_load(&m->regs);
+	complete(&st->done);
+	/* ret_from_fork takes it to user space with those registers. */
+	return 0;
+}
+
+/* Called by the remote worker, whose thread group the thread joins. */
+int pcn_remote_thread_start(struct remote_context *ctx,
+			    struct pcn_kmsg_hdr *msg, pid_t *pid)
+{
+	struct pcn_task_msg *m = (struct pcn_task_msg *)msg;
+	struct pcn_thread_start st = { .ctx = ctx, .msg = m };
+	const struct vdso_image *image = &vdso_image_64;
+	pid_t tid;
+	int ret;
+
+	if (m->ctx_id != ctx->id || m->origin_tgid != ctx->tgid ||
+	    m->shadow_pid <= 0 || !pcn_regs_valid(&m->regs) ||
+	    m->vdso >= TASK_SIZE_MAX || (m->vdso & ~PAGE_MASK))
+		return -EINVAL;
+	/* The thread may call into the vDSO where its origin mapped it. */
+	if (m->vdso && !current->mm->context.vdso) {
+		ret = map_vdso_once(image, m->vdso + image->sym_vvar_start);
+		if (ret || (unsigned long)current->mm->context.vdso != m->vdso)
+			pr_warn_once("vDSO not mapped at %llx: %d\n", m->vdso,
+				     ret);
+	}
+	init_completion(&st.done);
+	tid = user_mode_thread(pcn_remote_thread_main, &st,
+			       CLONE_VM | CLONE_FS | CLONE_FILES |
+			       CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM);
+	if (tid < 0)
+		return tid == -ENOMEM ? -ENOMEM : -EAGAIN;
+	wait_for_completion(&st.done);
+	*pid = tid;
+	return 0;
+}
+
+/* A call at a remote: hand the thread back to its shadow at the origin. */
+static long pcn_migrate_back(int nid,
+			     const struct popcorn_regset_x86_64 *uregs)
+{
+	struct remote_context *ctx = current->remote;
+	struct pcn_task_msg *m;
+	int ret;
+
+	if (!pcn_node_online(ctx->origin_nid))
+		return -EAGAIN;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->hdr.type = PCN_KMSG_TYPE_TASK_BACK;
+	m->ctx_id = ctx->id;
+	m->origin_tgid = ctx->tgid;
+	m->shadow_pid = current->peer_pid;
+	m->remote_pid = task_pid_nr(current);
+	m->forward_nid = nid == ctx->origin_nid ? -1 : nid;
+	pcn_regs_save(&m->regs, uregs);
+	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
+	kfree(m);
+	if (ret)
+		return ret;
+	/* The thread goes on at the origin: end this copy without a word. */
+	current->remote = NULL;
+	pcn_context_put(ctx);
+	do_exit(0);
+}
+
+long pcn_migrate(int nid, const struct popcorn_regset_x86_64 *uregs)
+{
+	if (current->remote && !current->remote->at_origin)
+		return pcn_migrate_back(nid, uregs);
+	if (current->is_worker)
+		return -EINVAL;
+	return pcn_migrate_from_origin(nid, uregs);
+}
+
+void pcn_thread_status(struct popcorn_thread_status *st)
+{
+	st->current_nid = pcn_my_nid();
+	if (current->remote && !current->remote->at_origin) {
+		st->peer_nid = current->peer_nid;
+		st->peer_pid = current->peer_pid;
+	} else {
+		st->peer_nid = pcn_my_nid();
+		st->peer_pid = task_pid_vnr(current);
+	}
+}
+
+/* ---- exit of a remote thread -------------------------------------------- */
+
+struct pcn_exit_work {
+	struct work_struct work;
+	int nid;
+	struct pcn_task_exit_msg msg;
+};
+
+/* Sent from a work item: the exiting thread may have SIGKILL pending. */
+static void pcn_exit_work_fn(struct work_struct *work)
+{
+	struct pcn_exit_work *ew = container_of(work, struct pcn_exit_work,
+						work);
+
+	pcn_kmsg_send(ew->nid, &ew->msg, sizeof(ew->msg));
+	kfree(ew);
+}
+
+void __pcn_task_exit(struct task_struct *tsk, long code)
+{
+	struct remote_context *ctx = tsk->remote;
+	struct pcn_exit_work *ew;
+
+	tsk->remote = NULL;
+	if (!ctx->at_origin && !pcn_remote_context_exiting(ctx)) {
+		ew = kzalloc(sizeof(*ew), GFP_KERNEL);
+		if (ew) {
+			INIT_WORK(&ew->work, pcn_exit_work_fn);
+			ew->nid = ctx->origin_nid;
+			ew->msg.hdr.type = PCN_KMSG_TYPE_TASK_EXIT;
+			ew->msg.ctx_id = ctx->id;
+			ew->msg.shadow_pid = tsk->peer_pid;
+			ew->msg.remote_pid = task_pid_nr(tsk);
+			if (tsk->signal->flags & SIGNAL_GROUP_EXIT) {
+				ew->msg.group = 1;
+				ew->msg.code = tsk->signal->group_exit_code;
+			} else {
+				ew->msg.code = code;
+			}
+			queue_work(system_unbound_wq, &ew->work);
+		}
+	}
+	pcn_context_put(ctx);
+}
+
+/* ---- message handlers ---------------------------------------------------- */
+
+static void pcn_handle_task_migrate(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_task_msg *m = (struct pcn_task_msg *)msg;
+	struct remote_context *ctx = pcn_remote_context_get(nid, m->ctx_id);
+	struct pcn_task_reply reply = {
+		.hdr.type = PCN_KMSG_TYPE_TASK_MIGRATED,
+		.ctx_id = m->ctx_id,
+		.shadow_pid = m->shadow_pid,
+		.error = -ESRCH,
+	};
+
+	if (ctx) {
+		/* The worker answers once the thread runs. */
+		reply.error = pcn_worker_queue(ctx, msg);
+		pcn_context_put(ctx);
+		if (!reply.error)
+			return;
+	}
+	pcn_kmsg_reply(nid, msg, &reply, sizeof(reply));
+	pcn_kmsg_done(msg);
+}
+
+static void pcn_handle_task_back(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_task_msg *m = (struct pcn_task_msg *)msg;
+
+	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
+}
+
+static void pcn_handle_task_exit(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_task_exit_msg *m = (struct pcn_task_exit_msg *)msg;
+
+	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
+}
+
+void pcn_handle_vma_op(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_vma_op_msg *m = (struct pcn_vma_op_msg *)msg;
+
+	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
+}
+
+static int __init pcn_migrate_init(void)
+{
+	size_t tsize = sizeof(struct pcn_task_msg);
+	size_t rsize = sizeof(struct pcn_task_reply);
+	size_t esize = sizeof(struct pcn_task_exit_msg);
+	int ret;
+
+	ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_TASK_MIGRATE,
+					"task_migrate", tsize, tsize,
+					pcn_handle_task_migrate);
+	if (!ret)
+		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_TASK_MIGRATED,
+						 "task_migrated", rsize, rsize);
+	if (!ret)
+		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_TASK_BACK,
+						"task_back", tsize, tsize,
+						pcn_handle_task_back);
+	if (!ret)
+		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_TASK_EXIT,
+						"task_exit", esize, esize,
+						pcn_handle_task_exit);
+	return ret;
+}
+late_initcall(pcn_migrate_init);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User register state of a migrating thread (x86-64): general registers
+ * from the thread's pt_regs, FS/GS base, and the x87/SSE state in FXSAVE
+ * format.  Both ends run the same kernel on x86-64, so the state moves
+ * as is; what comes from the network is checked before it is loaded.
+ */
+#include <linux/ptrace.h>
+#include <linux/regset.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/string.h>
+#include <asm/fpu/api.h>
+#include <asm/fpu/regset.h>
+#include <asm/fpu/types.h>
+#include <asm/fsgsbase.h>
+#include <asm/processor.h>
+#include <asm/proto.h>
+#include <asm/prctl.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+
+#include "regs.h"
+
+/* Flags user space may set (as ptrace allows, without TF and RF). */
+#define PCN_USER_FLAGS	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
+			 X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_DF | \
+			 X86_EFLAGS_OF | X86_EFLAGS_AC)
+
+/*
+ * MXCSR bits every SSE2 CPU accepts (the architectural default mask;
+ * DAZ, bit 6, is left out as not all CPUs have it).
+ */
+#define PCN_MXCSR_MASK	0xffbf
+
+void pcn_regs_save(struct pcn_uregs *r,
+		   const struct popcorn_regset_x86_64 *u)
+{
+	struct pt_regs *regs = current_pt_regs();
+	struct membuf fx = { .p = r->fx, .left = sizeof(r->fx) };
+
+	memset(r, 0, sizeof(*r));
+	r->ip = regs->ip;
+	r->sp = regs->sp;
+	r->flags = regs->flags;
+	r->ax = 0;		/* popcorn_migrate() returns 0 there */
+	r->bx = regs->bx;
+	r->cx = regs->cx;
+	r->dx = regs->dx;
+	r->si = regs->si;
+	r->di = regs->di;
+	r->bp = regs->bp;
+	r->r8 = regs->r8;
+	r->r9 = regs->r9;
+	r->r10 = regs->r10;
+	r->r11 = regs->r11;
+	r->r12 = regs->r12;
+	r->r13 = regs->r13;
+	r->r14 = regs->r14;
+	r->r15 = regs->r15;
+	if (u) {
+		r->ip = u->rip;
+		r->sp = u->rsp;
+		r->flags = u->rflags;
+		r->ax = u->rax;
+		r->bx = u->rbx;
+		r->cx = u->rcx;
+		r->dx = u->rdx;
+		r->si = u->rsi;
+		r->di = u->rdi;
+		r->bp = u->rbp;
+		r->r8 = u->r8;
+		r->r9 = u->r9;
+		r->r10 = u->r10;
+		r->r11 = u->r11;
+		r->r12 = u->r12;
+		r->r13 = u->r13;
+		r->r14 = u->r14;
+		r->r15 = u->r15;
+	}
+	r->fsbase = x86_fsbase_read_task(current);
+	r->gsbase = x86_gsbase_read_task(current);
+	/* Saves live registers first; copes with XSAVE's init optimisation. */
+	xfpregs_get(current, NULL, fx);
+}
+
+bool pcn_regs_valid(const struct pcn_uregs *r)
+{
+	return r->ip < TASK_SIZE_MAX && r->sp < TASK_SIZE_MAX &&
+	       r->fsbase < TASK_SIZE_MAX && r->gsbase < TASK_SIZE_MAX;
+}
+
+/*
+ * Replace the calling thread's x87/SSE state.  The registers may be
+ * live: save them so that the other xstate components stay what they
+ * were, overwrite the legacy area and force a reload from memory on the
+ * way out to user space.
+ */
+static void pcn_fpu_load(const u8 *image)
+{
+	struct fpu *fpu = &current->thread.fpu;
+	struct fxregs_state *fx;
+	u32 mask;
+
+	fpu_sync_fpstate(fpu);
+	fpregs_lock();
+	fx = &fpu->fpstate->regs.fxsave;
+	mask = fx->mxcsr_mask;
+	memcpy(fx, image, sizeof(*fx));
+	fx->mxcsr_mask = mask;
+	/* Reserved MXCSR bits would fault when the state is restored. */
+	fx->mxcsr &= PCN_MXCSR_MASK;
+	if (cpu_feature_enabled(X86_FEATURE_XSAVE))
+		fpu->fpstate->regs.xsave.header.xfeatures |=
+			XFEATURE_MASK_FPSSE;
+	fpu->last_cpu = -1;
+	set_thread_flag(TIF_NEED_FPU_LOAD);
+	fpregs_unlock();
+}
+
+void pcn_regs_load(const struct pcn_uregs *r)
+{
+	struct pt_regs *regs = current_pt_regs();
+
+	regs->ip = r->ip;
+	regs->sp = r->sp;
+	regs->flags = (r->flags & PCN_USER_FLAGS) | X86_EFLAGS_IF |
+		      X86_EFLAGS_FIXED;
+	regs->ax = r->ax;
+	regs->bx = r->bx;
+	regs->cx = r->cx;
+	regs->dx = r->dx;
+	regs->si = r->si;
+	regs->di = r->di;
+	regs->bp = r->bp;
+	regs->r8 = r->r8;
+	regs->r9 = r->r9;
+	regs->r10 = r->r10;
+	regs->r11 = r->r11;
+	regs->r12 = r->r12;
+	regs->r13 = r->r13;
+	regs->r14 = r->r14;
+	regs->r15 = r->r15;
+	regs->cs = __USER_CS;
+	regs->ss = __USER_DS;
+	do_arch_prctl_64(current, ARCH_SET_FS, r->fsbase);
+	do_arch_prctl_64(current, ARCH_SET_GS, r->gsbase);
+	pcn_fpu_load(r->fx);
+}

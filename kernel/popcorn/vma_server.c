@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Popcorn VMA server.
+ *
+ * The origin owns the VMAs of a distributed process.  A remote thread
+ * that faults on an address its node has no VMA for asks the origin
+ * (VMA_REQUEST) and maps the same range with the same protection: the
+ * same file at the same offset when the origin's VMA maps a file (all
+ * nodes have the same files), anonymous memory otherwise.  Its pages
+ * come from the origin through the page server either way.
+ *
+ * mmap, munmap, brk, mprotect, mremap and madvise of a remote thread run
+ * at the origin, in its shadow (which has the process's mm and files):
+ * VMA_OP, answered by VMA_OP_DONE.  Before any thread changes a range,
+ * the origin takes back every remote copy of its pages; after the call,
+ * the remote drops its own VMAs in the range and fetches them anew.
+ */
+#define pr_fmt(fmt) "popcorn: " fmt
+
+#include <linux/dcache.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include <popcorn/hooks.h>
+#include <popcorn/pcn_kmsg.h>
+
+#include "context.h"
+#include "messages.h"
+
+#define PCN_VMA_TIMEOUT		(10 * HZ)
+#define PCN_VMA_OP_TIMEOUT	(30 * HZ)
+#define PCN_VM_PROT		(VM_READ | VM_WRITE | VM_EXEC)
+
+/* ---- VMA info ---------------------------------------------------------- */
+
+static int pcn_vma_describe(struct mm_struct *mm, unsigned long addr,
+			    struct pcn_vma_resp *resp, char *buf)
+{
+	struct vm_area_struct *vma;
+	char *path;
+
+	mmap_read_lock(mm);
+	vma = find_vma(mm, addr);
+	if (vma && addr < vma->vm_start && (vma->vm_flags & VM_GROWSDOWN)) {
+		/* The remote's stack grows: grow the origin's. */
+		vma = expand_stack(mm, addr);
+		if (!vma)
+			return -EFAULT;		/* lock dropped */
+	}
+	if (!vma || addr < vma->vm_start) {
+		mmap_read_unlock(mm);
+		return -EFAULT;
+	}
+	if ((vma->vm_flags & (VM_SHARED | VM_IO | VM_PFNMAP | VM_MIXEDMAP |
+			      VM_HUGETLB)) ||
+	    (!vma_is_anonymous(vma) && !vma->vm_file)) {
+		/* Shared and special mappings are not distributed. */
+		mmap_read_unlock(mm);
+		return -ENXIO;
+	}
+	resp->start = vma->vm_start;
+	resp->end = vma->vm_end;
+	resp->vm_flags = vma->vm_flags & PCN_VM_PROT;
+	resp->pgoff = vma->vm_pgoff;
+	if (vma->vm_file) {
+		path = d_path(&vma->vm_file->f_path, buf, PCN_PATH_MAX);
+		if (!IS_ERR(path))
+			strscpy(resp->path, path, sizeof(resp->path));
+	}
+	mmap_read_unlock(mm);
+	return 0;
+}
+
+static void pcn_handle_vma_request(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_vma_req *req = (struct pcn_vma_req *)msg;
+	struct remote_context *ctx = pcn_context_get(req->ctx_id);
+	struct pcn_vma_resp *resp = kzalloc(sizeof(*resp), GFP_KERNEL);
+	char *buf = kmalloc(PCN_PATH_MAX, GFP_KERNEL);
+	int err = -ESRCH;
+
+	if (!resp || !buf)
+		goto out;
+	if (ctx && test_bit(nid, ctx->asked) && req->addr < TASK_SIZE_MAX &&
+	    mmget_not_zero(ctx->mm)) {
+		err = pcn_vma_describe(ctx->mm, req->addr, resp, buf);
+		mmput(ctx->mm);
+	}
+	resp->hdr.type = PCN_KMSG_TYPE_VMA_RESPONSE;
+	resp->ctx_id = req->ctx_id;
+	resp->addr = req->addr;
+	resp->error = err;
+	pcn_kmsg_reply(nid, msg, resp, sizeof(*resp));
+out:
+	kfree(buf);
+	kfree(resp);
+	if (ctx)
+		pcn_context_put(ctx);
+	pcn_kmsg_done(msg);
+}
+
+static bool pcn_vma_resp_ok(const struct pcn_vma_resp *r, u32 id,
+			    unsigned long addr)
+{
+	return r->ctx_id == id && r->addr == addr && !r->error &&
+	       r->start <= addr && addr < r->end && r->end <= TASK_SIZE_MAX &&
+	       !(r->start & ~PAGE_MASK) && !(r->end & ~PAGE_MASK) &&
+	       !(r->vm_flags & ~PCN_VM_PROT) &&
+	       r->pgoff < (LONG_MAX >> PAGE_SHIFT) &&
+	       memchr(r->path, '\0', sizeof(r->path));
+}
+
+/* Map the origin's VMA @r around @addr, where this node has none. */
+static void pcn_vma_install(struct mm_struct *mm, unsigned long addr,
+			    const struct pcn_vma_resp *r)
+{
+	unsigned long start = r->start, end = r->end, prot = 0, ret;
+	unsigned long flags = MAP_PRIVATE | MAP_FIXED_NOREPLACE;
+	struct vm_area_struct *next, *prev;
+	struct file *file = NULL;
+
+	/* Only the hole around @addr: what is mapped here stays. */
+	mmap_read_lock(mm);
+	next = find_vma_prev(mm, addr, &prev);
+	if (prev && prev->vm_end > start)
+		start = prev->vm_end;
+	if (next && next->vm_start < end)
+		end = next->vm_start;
+	mmap_read_unlock(mm);
+	if (next && next->vm_start <= addr)
+		return;		/* mapped meanwhile */
+
+	if (r->vm_flags & VM_READ)
+		prot |= PROT_READ;
+	if (r->vm_flags & VM_WRITE)
+		prot |= PROT_WRITE;
+	if (r->vm_flags & VM_EXEC)
+		prot |= PROT_EXEC;
+	if (r->path[0]) {
+		file = filp_open(r->path, O_RDONLY | O_LARGEFILE, 0);
+		if (IS_ERR(file)) {
+			pr_warn_ratelimited("%s not found, mapping anonymous memory\n",
+					    r->path);
+			file = NULL;
+		}
+	}
+	if (!file)
+		flags |= MAP_ANONYMOUS;
+	ret = vm_mmap(file, start, end - start, prot, flags,
+		      (r->pgoff + ((start - r->start) >> PAGE_SHIFT)) <<
+		      PAGE_SHIFT);
+	if (IS_ERR_VALUE(ret) && ret != -EEXIST)
+		pr_warn_ratelimited("mapping %lx-%lx failed: %ld\n", start, end,
+				    (long)ret);
+	if (file)
+		fput(file);
+}
+
+void __pcn_vma_fault(struct mm_struct *mm, unsigned long addr)
+{
+	struct remote_context *ctx = READ_ONCE(mm->remote);
+	struct pcn_vma_req req = {
+		.hdr.type = PCN_KMSG_TYPE_VMA_REQUEST,
+	};
+	struct pcn_kmsg_hdr *resp;
+	struct vm_area_struct *vma;
+
+	if (!ctx || ctx->at_origin || addr >= TASK_SIZE_MAX ||
+	    current->mm != mm)
+		return;
+	addr &= PAGE_MASK;
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, addr);
+	mmap_read_unlock(mm);
+	if (vma)
+		return;
+
+	req.ctx_id = ctx->id;
+	req.addr = addr;
+	if (pcn_kmsg_request(ctx->origin_nid, &req, sizeof(req),
+			     PCN_KMSG_TYPE_VMA_RESPONSE, PCN_VMA_TIMEOUT,
+			     &resp))
+		return;		/* the fault gives SIGSEGV */
+	if (pcn_vma_resp_ok((struct pcn_vma_resp *)resp, ctx->id, addr))
+		pcn_vma_install(mm, addr, (struct pcn_vma_resp *)resp);
+	pcn_kmsg_done(resp);
+}
+
+/* ---- address-space system calls ----------------------------------------- */
+
+static const unsigned int pcn_vma_op_nr[PCN_VMA_NR_OPS] = {
+	[PCN_VMA_MMAP]		= __NR_mmap,
+	[PCN_VMA_MUNMAP]	= __NR_munmap,
+	[PCN_VMA_BRK]		= __NR_brk,
+	[PCN_VMA_MPROTECT]	= __NR_mprotect,
+	[PCN_VMA_MREMAP]	= __NR_mremap,
+	[PCN_VMA_MADVISE]	= __NR_madvise,
+};
+
+/* Ranges an operation changes: at most two, [0] = start, [1] = end. */
+static int pcn_vma_op_ranges(enum pcn_vma_op op, const unsigned long *a,
+			     long ret, unsigned long old_brk,
+			     unsigned long r[2][2])
+{
+	switch (op) {
+	case PCN_VMA_MMAP:
+		if (IS_ERR_VALUE(ret))
+			return 0;
+		r[0][0] = ret;
+		r[0][1] = ret + a[1];
+		return 1;
+	case PCN_VMA_BRK:
+		r[0][0] = min(old_brk, (unsigned long)ret);
+		r[0][1] = max(old_brk, (unsigned long)ret);
+		return 1;
+	case PCN_VMA_MREMAP:
+		r[0][0] = a[0];
+		r[0][1] = a[0] + a[1];
+		if (IS_ERR_VALUE(ret))
+			return 1;
+		r[1][0] = ret;
+		r[1][1] = ret + a[2];
+		return 2;
+	default:
+		r[0][0] = a[0];
+		r[0][1] = a[0] + a[1];
+		return 1;
+	}
+}
+
+static void pcn_vma_unmap_local(unsigned long start, unsigned long end)
+{
+	start &= PAGE_MASK;
+	end = PAGE_ALIGN(end);
+	if (start < end && end <= TASK_SIZE_MAX)
+		vm_munmap(start, end - start);
+}
+
+/*
+ * Origin: take back remote copies in the range @op changes.  The range
+ * of a MAP_FIXED mmap or an mremap target is only known for sure after
+ * the call; both are covered by their addresses as given.
+ */
+static void pcn_vma_op_prepare(struct remote_context *ctx,
+			       enum pcn_vma_op op, const unsigned long *a)
+{
+	struct mm_struct *mm = current->mm;
+
+	switch (op) {
+	case PCN_VMA_MMAP:
+		if (a[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE))
+			pcn_pages_reclaim(ctx, a[0], a[0] + a[1]);
+		break;
+	case PCN_VMA_BRK:
+		pcn_pages_reclaim(ctx, min(a[0], mm->brk) & PAGE_MASK,
+				  PAGE_ALIGN(max(a[0], mm->brk)));
+		break;
+	case PCN_VMA_MREMAP:
+		pcn_pages_reclaim(ctx, a[0], a[0] + max(a[1], a[2]));
+		if (a[3] & MREMAP_FIXED)
+			pcn_pages_reclaim(ctx, a[4], a[4] + a[2]);
+		break;
+	default:
+		pcn_pages_reclaim(ctx, a[0], a[0] + a[1]);
+		break;
+	}
+}
+
+bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
+		       long *ret)
+{
+	struct remote_context *ctx = READ_ONCE(current->mm->remote);
+	struct pcn_vma_op_msg req = {
+		.hdr.type = PCN_KMSG_TYPE_VMA_OP,
+	};
+	struct pcn_vma_op_msg *done;
+	struct pcn_kmsg_hdr *resp;
+	unsigned long r[2][2];
+	int i, n, err;
+
+	if (!ctx || op >= PCN_VMA_NR_OPS)
+		return false;
+	if (ctx->at_origin) {
+		pcn_vma_op_prepare(ctx, op, args);
+		return false;
+	}
+	if (current->remote != ctx)
+		return false;	/* the worker itself */
+
+	req.ctx_id = ctx->id;
+	req.shadow_pid = current->peer_pid;
+	req.op = op;
+	for (i = 0; i < 6; i++)
+		req.args[i] = args[i];
+	err = pcn_kmsg_request(ctx->origin_nid, &req, sizeof(req),
+			       PCN_KMSG_TYPE_VMA_OP_DONE, PCN_VMA_OP_TIMEOUT,
+			       &resp);
+	if (err) {
+		*ret = err == -ETIMEDOUT ? -ETIMEDOUT : -EAGAIN;
+		return true;
+	}
+	done = (struct pcn_vma_op_msg *)resp;
+	if (done->ctx_id != ctx->id || done->op != op) {
+		*ret = -EPROTO;
+	} else {
+		*ret = done->ret;
+		/* Drop what changed here; it is fetched again on demand. */
+		n = pcn_vma_op_ranges(op, args, done->ret, done->args[0], r);
+		for (i = 0; i < n; i++)
+			pcn_vma_unmap_local(r[i][0], r[i][1]);
+	}
+	pcn_kmsg_done(resp);
+	return true;
+}
+
+void pcn_vma_op_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
+		      unsigned long old_brk)
+{
+	struct pcn_vma_op_msg *req = (struct pcn_vma_op_msg *)msg;
+	struct pcn_vma_op_msg done = {
+		.hdr.type = PCN_KMSG_TYPE_VMA_OP_DONE,
+		.ctx_id = req->ctx_id,
+		.shadow_pid = req->shadow_pid,
+		.op = req->op,
+		.args[0] = old_brk,
+		.ret = ret,
+	};
+
+	pcn_kmsg_reply(nid, msg, &done, sizeof(done));
+}
+
+/* In the shadow: run a remote thread's call as if it made it here. */
+void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_vma_op_msg *req = (struct pcn_vma_op_msg *)msg;
+	unsigned long old_brk = current->mm->brk;
+	struct pt_regs regs = { };
+	long ret = -EINVAL;
+
+	if (req->op < PCN_VMA_NR_OPS) {
+		regs.di = req->args[0];
+		regs.si = req->args[1];
+		regs.dx = req->args[2];
+		regs.r10 = req->args[3];
+		regs.r8 = req->args[4];
+		regs.r9 = req->args[5];
+		regs.orig_ax = pcn_vma_op_nr[req->op];
+		ret = sys_call_table[pcn_vma_op_nr[req->op]](&regs);
+	}
+	pcn_vma_op_reply(nid, msg, ret, old_brk);
+	pcn_kmsg_done(msg);
+}
+
+static int __init pcn_vma_server_init(void)
+{
+	size_t osize = sizeof(struct pcn_vma_op_msg);
+	int ret;
+
+	ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_VMA_REQUEST,
+					"vma_request",
+					sizeof(struct pcn_vma_req),
+					sizeof(struct pcn_vma_req),
+					pcn_handle_vma_request);
+	if (!ret)
+		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_VMA_RESPONSE,
+						 "vma_response",
+						 sizeof(struct pcn_vma_resp),
+						 sizeof(struct pcn_vma_resp));
+	if (!ret)
+		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_VMA_OP, "vma_op",
+						osize, osize,
+						pcn_handle_vma_op);
+	if (!ret)
+		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_VMA_OP_DONE,
+						 "vma_op_done", osize, osize);
+	return ret;
+}
+late_initcall(pcn_vma_server_init);

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest test of thread migration, run at the origin (node 0):
+ *
+ *   test_migrate basic NID ROUNDS [VIA]   status, errors, there-and-back
+ *                                         loop, 16 MiB buffer, malloc/mmap
+ *                                         at NID; VIA: a second remote
+ *   test_migrate offline NID              NID is offline: EAGAIN
+ *   test_migrate exit NID CODE            exit(CODE) at NID
+ *   test_migrate spin NID                 print "# pid N", loop at NID
+ *
+ * Nothing is printed while the thread is away (a remote thread's writes
+ * do not reach the origin's terminal yet): results are kept in memory
+ * and reported once it is back.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../popcorn.h"
+#include "tap.h"
+
+#define BIG_SIZE	(16 << 20)
+
+static volatile int global_counter = 7;
+
+static struct popcorn_thread_status status_at(void)
+{
+	struct popcorn_thread_status st;
+
+	memset(&st, 0xff, sizeof(st));
+	popcorn_get_status(&st);
+	return st;
+}
+
+/*
+ * Migrate with live values in callee-saved registers, SSE registers,
+ * MXCSR and the x87 stack, all set right before the system call and
+ * read right after it, on the other node.
+ */
+struct regcheck {
+	uint64_t gpr_in[4], gpr_out[4];
+	double x_in[3], x_out[3];
+	long double f_in, f_out;
+	uint32_t mxcsr_in, mxcsr_out, mxcsr_default;
+};
+
+static long migrate_with_live_regs(int nid, struct regcheck *c)
+{
+	register uint64_t r12 asm("r12") = c->gpr_in[0];
+	register uint64_t r13 asm("r13") = c->gpr_in[1];
+	register uint64_t r14 asm("r14") = c->gpr_in[2];
+	register uint64_t r15 asm("r15") = c->gpr_in[3];
+	long ret;
+
+	asm volatile("movsd 0(%[xi]), %%xmm0\n\t"
+		     "movsd 8(%[xi]), %%xmm1\n\t"
+		     "movsd 16(%[xi]), %%xmm7\n\t"
+		     "fldt %[fi]\n\t"
+		     "ldmxcsr %[mi]\n\t"
+		     "syscall\n\t"
+		     "stmxcsr %[mo]\n\t"
+		     "ldmxcsr %[md]\n\t"
+		     "fstpt %[fo]\n\t"
+		     "movsd %%xmm0, 0(%[xo])\n\t"
+		     "movsd %%xmm1, 8(%[xo])\n\t"
+		     "movsd %%xmm7, 16(%[xo])\n\t"
+		     : "=a"(ret), "+r"(r12), "+r"(r13), "+r"(r14), "+r"(r15),
+		       [mo] "=m"(c->mxcsr_out), [fo] "=m"(c->f_out)
+		     : "a"((long)POPCORN_SYS_MIGRATE), "D"((long)nid),
+		       "S"(0L), [xi] "r"(c->x_in), [xo] "r"(c->x_out),
+		       [mi] "m"(c->mxcsr_in), [md] "m"(c->mxcsr_default),
+		       [fi] "m"(c->f_in)
+		     : "rcx", "r11", "xmm0", "xmm1", "xmm7", "memory");
+	c->gpr_out[0] = r12;
+	c->gpr_out[1] = r13;
+	c->gpr_out[2] = r14;
+	c->gpr_out[3] = r15;
+	return ret;
+}
+
+static int regs_ok(const struct regcheck *c)
+{
+	return !memcmp(c->gpr_in, c->gpr_out, sizeof(c->gpr_in)) &&
+	       !memcmp(c->x_in, c->x_out, sizeof(c->x_in)) &&
+	       c->f_in == c->f_out && c->mxcsr_in == c->mxcsr_out;
+}
+
+static void regs_fill(struct regcheck *c, int round)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		c->gpr_in[i] = 0x1234567800000000ull + round * 16 + i;
+	c->x_in[0] = 3.25 * round;
+	c->x_in[1] = -1.0 / (round + 3);
+	c->x_in[2] = 1e300 / (round + 1);
+	c->f_in = 1.0L / 3 + round;
+	/* Round toward zero, all exceptions masked: not the default. */
+	c->mxcsr_in = 0x7f80;
+	c->mxcsr_default = 0x1f80;
+}
+
+static uint64_t sum64(const uint64_t *p, size_t n)
+{
+	uint64_t s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s = s * 31 + p[i];
+	return s;
+}
+
+static void basic(int nid, int rounds, int via)
+{
+	struct popcorn_thread_status st;
+	int origin_tid = popcorn_gettid(), i, bad_round = -1, n;
+	int stack_arr[64], *heap = malloc(4096 * sizeof(int));
+	struct regcheck rc;
+	double fp = 1.5;
+	long ret;
+
+	st = status_at();
+	tap_check(st.current_nid == 0 && st.peer_nid == 0 &&
+		  st.peer_pid == origin_tid,
+		  "status at the origin before migrating: 0/0/%d (got %d/%d/%d)",
+		  origin_tid, st.current_nid, st.peer_nid, st.peer_pid);
+	errno = 0;
+	tap_check(popcorn_migrate(0) == -1 && errno == EBUSY,
+		  "migrate to self: EBUSY (errno %d)", errno);
+	errno = 0;
+	tap_check(popcorn_migrate(32) == -1 && errno == EINVAL,
+		  "migrate to node 32: EINVAL (errno %d)", errno);
+	errno = 0;
+	tap_check(popcorn_migrate(-1) == -1 && errno == EINVAL,
+		  "migrate to node -1: EINVAL (errno %d)", errno);
+	errno = 0;
+	tap_check(popcorn_sys_migrate(nid, (void *)8) == -1 &&
+		  errno == EFAULT, "migrate with a bad uregs: EFAULT (errno %d)",
+		  errno);
+
+	/* One trip, looking at the status on the other side. */
+	ret = popcorn_migrate(nid);
+	{
+		struct popcorn_thread_status there = status_at();
+		int tid_there = popcorn_gettid();
+
+		ret |= popcorn_migrate(0);
+		tap_check(ret == 0, "migrate to node %d and back returns 0",
+			  nid);
+		tap_check(there.current_nid == nid && there.peer_nid == 0 &&
+			  there.peer_pid == origin_tid,
+			  "status at node %d: %d/0/%d (got %d/%d/%d)", nid, nid,
+			  origin_tid, there.current_nid, there.peer_nid,
+			  there.peer_pid);
+		tap_check(tid_there > 0 && tid_there != origin_tid,
+			  "the thread at node %d is a thread of its own (tid %d)",
+			  nid, tid_there);
+	}
+	st = status_at();
+	tap_check(st.current_nid == 0 && st.peer_nid == 0 &&
+		  st.peer_pid == origin_tid && popcorn_gettid() == origin_tid,
+		  "status back at the origin: 0/0/%d, same tid (got %d/%d/%d)",
+		  origin_tid, st.current_nid, st.peer_nid, st.peer_pid);
+
+	/* There and back, checking stack, heap, globals and registers. */
+	for (i = 0; i < 64; i++)
+		stack_arr[i] = i * 3;
+	for (i = 0; i < 4096; i++)
+		heap[i] = -i;
+	for (n = 0; n < rounds && bad_round < 0; n++) {
+		int here_ok;
+
+		regs_fill(&rc, n);
+		if (migrate_with_live_regs(nid, &rc) != 0 || !regs_ok(&rc)) {
+			bad_round = n;
+			break;
+		}
+		st = status_at();
+		here_ok = st.current_nid == nid;
+		for (i = 0; i < 64; i++)
+			here_ok &= stack_arr[i] == i * 3 + n;
+		here_ok &= heap[n % 4096] == -(n % 4096) &&
+			   global_counter == 7 + n && fp == 1.5 + n;
+		/* Change them there; the origin must see it. */
+		for (i = 0; i < 64; i++)
+			stack_arr[i]++;
+		heap[n % 4096] = n;
+		global_counter++;
+		fp += 1.0;
+		regs_fill(&rc, n + 1000);
+		if (migrate_with_live_regs(0, &rc) != 0 || !regs_ok(&rc) ||
+		    !here_ok || heap[n % 4096] != n ||
+		    status_at().current_nid != 0) {
+			bad_round = n;
+			break;
+		}
+		heap[n % 4096] = -(n % 4096);
+	}
+	tap_check(bad_round < 0 && n == rounds,
+		  "%d round trips to node %d: stack, heap, global, FP, callee-saved, SSE, MXCSR and x87 values kept (first bad round %d)",
+		  rounds, nid, bad_round);
+	tap_check(global_counter == 7 + rounds,
+		  "global changed at the remote seen at the origin (%d)",
+		  global_counter);
+
+	/* 16 MiB: written here, read and changed there, read here. */
+	{
+		uint64_t *big = malloc(BIG_SIZE), sum_origin, sum_remote,
+			 sum_changed, sum_back;
+		size_t words = BIG_SIZE / 8, k;
+
+		for (k = 0; k < words; k++)
+			big[k] = k * 2654435761u ^ 0x5a5a;
+		sum_origin = sum64(big, words);
+		ret = popcorn_migrate(nid);
+		sum_remote = sum64(big, words);
+		for (k = 0; k < words; k++)
+			big[k] += k;
+		sum_changed = sum64(big, words);
+		ret |= popcorn_migrate(0);
+		sum_back = sum64(big, words);
+		tap_check(ret == 0 && sum_remote == sum_origin,
+			  "16 MiB written at the origin read at node %d (checksum %llx)",
+			  nid, (unsigned long long)sum_remote);
+		tap_check(sum_back == sum_changed && sum_back != sum_origin,
+			  "16 MiB changed at node %d read back at the origin (checksum %llx)",
+			  nid, (unsigned long long)sum_back);
+		free(big);
+	}
+
+	/* malloc, mmap and munmap at the remote. */
+	{
+		char *small[16], *large, *map;
+		int ok = 1, gone = 0;
+
+		ret = popcorn_migrate(nid);
+		for (i = 0; i < 16; i++) {
+			small[i] = malloc(100 + i * 50);
+			if (small[i])
+				memset(small[i], 'a' + i, 100);
+			else
+				ok = 0;
+		}
+		large = malloc(1 << 20);	/* above the mmap threshold */
+		if (large)
+			memset(large, 'L', 1 << 20);
+		map = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (map != MAP_FAILED) {
+			memset(map, 'M', 65536);
+			ok &= map[65535] == 'M';
+			gone = munmap(map, 65536) == 0;
+		}
+		ret |= popcorn_migrate(0);
+		tap_check(ret == 0 && ok && large && map != MAP_FAILED,
+			  "malloc and mmap at node %d", nid);
+		for (i = 0; i < 16 && ok; i++)
+			ok = small[i][0] == 'a' + i && small[i][99] == 'a' + i;
+		tap_check(ok, "small blocks malloc'ed at node %d hold their data at the origin",
+			  nid);
+		tap_check(large && large[0] == 'L' && large[(1 << 20) - 1] == 'L',
+			  "a 1 MiB block malloc'ed at node %d holds its data at the origin",
+			  nid);
+		tap_check(gone && msync(map, 4096, 0) == -1 && errno == ENOMEM,
+			  "munmap at node %d unmapped the range at the origin",
+			  nid);
+		for (i = 0; i < 16; i++)
+			free(small[i]);
+		free(large);
+	}
+
+	if (via >= 0) {
+		struct popcorn_thread_status s1, s2;
+
+		ret = popcorn_migrate(nid);
+		s1 = status_at();
+		ret |= popcorn_migrate(via);
+		s2 = status_at();
+		global_counter++;
+		ret |= popcorn_migrate(0);
+		tap_check(ret == 0 && s1.current_nid == nid &&
+			  s2.current_nid == via && s2.peer_nid == 0 &&
+			  s2.peer_pid == origin_tid &&
+			  global_counter == 8 + rounds,
+			  "node %d -> node %d (through the origin) -> back: status %d then %d/%d/%d",
+			  nid, via, s1.current_nid, s2.current_nid, s2.peer_nid,
+			  s2.peer_pid);
+	}
+	free(heap);
+}
+
+int main(int argc, char **argv)
+{
+	int nid;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s basic|offline|exit|spin NID ...\n",
+			argv[0]);
+		return 2;
+	}
+	nid = atoi(argv[2]);
+	if (!strcmp(argv[1], "basic") && argc >= 4) {
+		basic(nid, atoi(argv[3]), argc > 4 ? atoi(argv[4]) : -1);
+	} else if (!strcmp(argv[1], "offline")) {
+		errno = 0;
+		tap_check(popcorn_migrate(nid) == -1 && errno == EAGAIN,
+			  "migrate to offline node %d: EAGAIN (errno %d)", nid,
+			  errno);
+	} else if (!strcmp(argv[1], "exit") && argc == 4) {
+		if (popcorn_migrate(nid))
+			return 100;
+		exit(atoi(argv[3]));
+	} else if (!strcmp(argv[1], "spin")) {
+		printf("# pid %d\n", getpid());
+		fflush(stdout);
+		if (popcorn_migrate(nid))
+			return 100;
+		for (;;)
+			global_counter++;
+	} else {
+		return 2;
+	}
+	return tap_failed ? 1 : 0;
+}

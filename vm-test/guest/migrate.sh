@@ -1,0 +1,58 @@
+#!/bin/sh
+# Thread migration (issue 4): node 0 runs the tests, node 1 is the
+# destination, node 2 a second remote reached through the origin.
+. /tests/lib.sh
+
+nid=$(cmdline_param pcn.nid)
+rounds=$(cmdline_param pcn_rounds)
+workers=/sys/kernel/debug/popcorn/workers
+
+wait_until 60 sh -c "[ \$(popcorn nodes | grep -c '^node [0-9]* online') -eq 3 ]"
+tap $? "all three nodes online (after ${WAITED}s)"
+
+if [ "$nid" = 0 ]; then
+	echo 1 > /proc/popcorn_stat
+	# SIGKILL of the origin process while its thread runs at node 1.
+	/bin/test_migrate spin 1 > /tmp/spin.out &
+	victim=$!
+	wait_until 30 grep -q '^# pid' /tmp/spin.out
+	sleep 4
+	kill -9 $victim
+	wait $victim
+	rc=$?
+	[ $rc -eq 137 ] && [ ! -d /proc/$victim ]
+	tap $? "origin process killed with SIGKILL while at node 1 (status $rc)"
+
+	/bin/test_migrate basic 1 "${rounds:-1000}" 2
+	tap $? "test_migrate basic exited 0"
+
+	/bin/test_migrate exit 1 42
+	rc=$?
+	[ $rc -eq 42 ]
+	tap $? "exit(42) at node 1 ends the process at the origin with status 42 (got $rc)"
+
+	for t in task_migrate task_migrated task_back vma_op vma_op_done; do
+		echo "# $t sent $(stat_type $t sent) recv $(stat_type $t recv)"
+	done
+	[ "$(stat_type task_migrate sent)" -ge "${rounds:-1000}" ] &&
+		[ "$(stat_type task_back recv)" -ge "${rounds:-1000}" ]
+	tap $? "/proc/popcorn_stat counts the migrations (task_migrate $(stat_type task_migrate sent), task_back $(stat_type task_back recv))"
+	[ "$(stat_type task_exit recv)" -ge 1 ]
+	tap $? "/proc/popcorn_stat counts the remote exit (task_exit $(stat_type task_exit recv))"
+	[ "$(stat_type vma_request recv)" -ge 1 ] &&
+		[ "$(stat_type vma_op recv)" -ge 1 ]
+	tap $? "/proc/popcorn_stat counts VMA messages (vma_request $(stat_type vma_request recv), vma_op $(stat_type vma_op recv))"
+	[ "$(stat_type page_request recv)" -ge 4096 ] &&
+		[ "$(stat_type page_grant sent)" -ge 4096 ] &&
+		[ "$(stat_type page_invalidate sent)" -ge 4096 ]
+	tap $? "/proc/popcorn_stat counts page messages (page_request $(stat_type page_request recv), page_invalidate $(stat_type page_invalidate sent))"
+	echo "ok - signal with a handler sent to the origin runs in the remote thread # SKIP signal forwarding not implemented yet"
+elif [ "$nid" = 1 ]; then
+	wait_until 60 sh -c "grep -q '^0 ' $workers"
+	tap $? "a worker for node 0's first process appears"
+	wait_until 30 sh -c "[ \$(ls /proc/\$(awk '{ print \$3; exit }' $workers)/task | wc -l) -ge 2 ]"
+	tap $? "the migrated thread runs in the worker's thread group"
+	wpid=$(awk '{ print $3; exit }' $workers)
+	wait_until 60 sh -c "[ ! -d /proc/$wpid ]"
+	tap $? "worker $wpid and its thread gone after the origin process was killed (${WAITED}s)"
+fi
