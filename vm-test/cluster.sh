@@ -100,6 +100,11 @@ cluster_boot() {
 	mkdir -p "$dir"
 	vde_switch --hub --sock "$dir/hub" --daemon --pidfile "$dir/hub.pid" \
 		>"$dir/hub.log" 2>&1 || { echo "vde_switch failed" >&2; return 1; }
+	# The daemon may write its pid file just after it returns.
+	for _ in $(seq 50); do
+		[ -s "$dir/hub.pid" ] && break
+		sleep 0.1
+	done
 	CLUSTER_PIDS+=("$(cat "$dir/hub.pid")")
 
 	order=$(seq 0 $((n - 1)))

@@ -28,7 +28,7 @@ enum pcn_vma_op {
 
 void __pcn_mm_exit(struct mm_struct *mm);
 vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,
-				   unsigned long address, unsigned int flags);
+				 unsigned long address, unsigned int flags);
 void __pcn_vma_fault(struct mm_struct *mm, unsigned long address);
 void __pcn_task_exit(struct task_struct *tsk, long code);
 bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
@@ -64,8 +64,8 @@ static inline void pcn_task_fork(struct task_struct *p,
  * let the normal path run.
  */
 static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
-					       unsigned long address,
-					       unsigned int flags)
+					     unsigned long address,
+					     unsigned int flags)
 {
 	if (likely(!vma->vm_mm->remote))
 		return 0;
@@ -112,14 +112,16 @@ static inline void pcn_mm_exit(struct mm_struct *mm) {}
 static inline void pcn_task_fork(struct task_struct *p,
 				 unsigned long clone_flags) {}
 static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
-					       unsigned long address,
-					       unsigned int flags)
+					     unsigned long address,
+					     unsigned int flags)
 {
 	return 0;
 }
+
 static inline void pcn_vma_fault(struct mm_struct *mm,
 				 unsigned long address) {}
 static inline void pcn_task_exit(struct task_struct *tsk, long code) {}
+
 static inline bool pcn_vma_syscall(enum pcn_vma_op op, unsigned long a0,
 				   unsigned long a1, unsigned long a2,
 				   unsigned long a3, unsigned long a4,

@@ -25,6 +25,7 @@ enum pcn_kmsg_type {
 	PCN_KMSG_TYPE_TASK_MIGRATED,	/* remote -> origin: its answer */
 	PCN_KMSG_TYPE_TASK_BACK,	/* remote -> origin: thread comes back */
 	PCN_KMSG_TYPE_TASK_EXIT,	/* remote -> origin: thread exited */
+	PCN_KMSG_TYPE_TASK_SIGNAL,	/* origin -> remote: deliver a signal */
 	PCN_KMSG_TYPE_VMA_REQUEST,	/* remote -> origin: VMA at an address */
 	PCN_KMSG_TYPE_VMA_RESPONSE,
 	PCN_KMSG_TYPE_VMA_OP,		/* remote -> origin: mmap, munmap, ... */

@@ -78,6 +78,9 @@ void pcn_migrate_node_offline(int nid);
 int pcn_remote_thread_start(struct remote_context *ctx,
 			    struct pcn_kmsg_hdr *msg, pid_t *pid);
 
+/* signal.c: in the shadow, forward its pending signals to @remote_pid. */
+void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
+
 /* vma_server.c: VMA_OP is served by the shadow of the calling thread. */
 void pcn_handle_vma_op(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg);

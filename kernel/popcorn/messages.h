@@ -51,6 +51,24 @@ struct pcn_task_exit_msg {
 	u32 group;		/* 1: the whole process exits */
 } __packed;
 
+/*
+ * TASK_SIGNAL (origin -> remote): a signal the shadow received, with the
+ * process's action for it, to be delivered to the remote thread.
+ */
+struct pcn_signal_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 remote_pid;
+	s32 signo;
+	s32 code;		/* SI_USER or SI_KERNEL */
+	s32 sender_pid;		/* SI_USER: the sender at the origin */
+	u32 sender_uid;
+	u64 handler;		/* struct sigaction of the origin */
+	u64 flags;
+	u64 restorer;
+	u64 mask;
+} __packed;
+
 #define PCN_PATH_MAX	256
 
 /* VMA_REQUEST (remote -> origin). */

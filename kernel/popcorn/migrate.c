@@ -88,10 +88,10 @@ static void pcn_shadow_deliver(int nid, struct pcn_kmsg_hdr *msg,
 		item = NULL;
 	}
 	xa_unlock(&pcn_shadows);
-	if (item) {
-		kfree(item);
-		pcn_shadow_reject(nid, msg);
-	}
+	if (!item)
+		return;
+	kfree(item);
+	pcn_shadow_reject(nid, msg);
 }
 
 static struct pcn_shadow_item *pcn_shadow_pop(struct pcn_shadow *sh)
@@ -164,10 +164,17 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 	int next;
 
 	for (;;) {
-		if (wait_event_killable(sh->wq, pcn_shadow_pending(sh))) {
-			/* The process is being killed; its exit ends the worker. */
-			pcn_shadow_remove(sh);
-			return -EINTR;
+		if (wait_event_interruptible(sh->wq, pcn_shadow_pending(sh))) {
+			if (fatal_signal_pending(current)) {
+				/* Its exit ends the worker and threads there. */
+				pcn_shadow_remove(sh);
+				return -EINTR;
+			}
+			/* The thread is away: its signals go after it. */
+			pcn_signal_forward(sh->ctx, sh->nid, sh->remote_pid);
+			if (signal_pending(current))	/* nothing to dequeue */
+				schedule_timeout_killable(HZ / 10);
+			continue;
 		}
 		item = pcn_shadow_pop(sh);
 		if (!item) {

@@ -100,7 +100,7 @@ static int pcn_take_pte(struct vm_area_struct *vma, unsigned long addr,
 {
 	struct mm_struct *mm = vma->vm_mm;
 	struct page *page;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the page table lock */
 	pte_t *pte, entry;
 	void *kaddr;
 
@@ -162,7 +162,7 @@ static vm_fault_t pcn_install_page(struct vm_area_struct *vma,
 {
 	struct mm_struct *mm = vma->vm_mm;
 	struct page *page;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the page table lock */
 	pte_t *pte, entry;
 	void *kaddr;
 	pgd_t *pgd;
@@ -295,8 +295,10 @@ static int pcn_pull_writer(struct remote_context *ctx,
 
 	ret = pcn_revoke(ctx, __ffs(v & PCN_PG_HOLDERS), addr, true, buf);
 	if (ret) {
-		pr_warn_ratelimited("page %lx of process %d lost: %d\n", addr,
-				    ctx->tgid, ret);
+		/* An exiting process may find its remote copies gone first. */
+		if (!(current->flags & PF_EXITING))
+			pr_warn_ratelimited("page %lx of process %d lost: %d\n",
+					    addr, ctx->tgid, ret);
 		return -EIO;
 	}
 	xa_erase(&ctx->pages, idx);
@@ -519,7 +521,7 @@ static vm_fault_t pcn_remote_fault(struct remote_context *ctx,
 	};
 	struct pcn_page_grant *grant;
 	struct pcn_kmsg_hdr *resp;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the page table lock */
 	pte_t *pte, entry;
 	vm_fault_t ret;
 	int err;

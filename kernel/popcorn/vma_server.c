@@ -218,8 +218,8 @@ static int pcn_vma_op_ranges(enum pcn_vma_op op, const unsigned long *a,
 		r[0][1] = ret + a[1];
 		return 1;
 	case PCN_VMA_BRK:
-		r[0][0] = min(old_brk, (unsigned long)ret);
-		r[0][1] = max(old_brk, (unsigned long)ret);
+		r[0][0] = min_t(unsigned long, old_brk, ret);
+		r[0][1] = max_t(unsigned long, old_brk, ret);
 		return 1;
 	case PCN_VMA_MREMAP:
 		r[0][0] = a[0];

@@ -46,7 +46,17 @@ if [ "$nid" = 0 ]; then
 		[ "$(stat_type page_grant sent)" -ge 4096 ] &&
 		[ "$(stat_type page_invalidate sent)" -ge 4096 ]
 	tap $? "/proc/popcorn_stat counts page messages (page_request $(stat_type page_request recv), page_invalidate $(stat_type page_invalidate sent))"
-	echo "ok - signal with a handler sent to the origin runs in the remote thread # SKIP signal forwarding not implemented yet"
+	# A signal with a handler, sent to the origin pid, runs it remotely.
+	/bin/test_migrate signal 1 > /tmp/signal.out &
+	sigpid=$!
+	wait_until 30 grep -q '^# pid' /tmp/signal.out
+	sleep 3
+	kill -USR1 $sigpid
+	wait $sigpid
+	tap $? "test_migrate signal exited 0"
+	grep -v '^# pid' /tmp/signal.out
+	[ "$(stat_type task_signal sent)" -ge 1 ]
+	tap $? "/proc/popcorn_stat counts the forwarded signal (task_signal $(stat_type task_signal sent))"
 elif [ "$nid" = 1 ]; then
 	wait_until 60 sh -c "grep -q '^0 ' $workers"
 	tap $? "a worker for node 0's first process appears"

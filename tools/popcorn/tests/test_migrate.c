@@ -8,6 +8,8 @@
  *   test_migrate offline NID              NID is offline: EAGAIN
  *   test_migrate exit NID CODE            exit(CODE) at NID
  *   test_migrate spin NID                 print "# pid N", loop at NID
+ *   test_migrate signal NID               print "# pid N", wait at NID for
+ *                                         SIGUSR1 (sent to the origin pid)
  *
  * Nothing is printed while the thread is away (a remote thread's writes
  * do not reach the origin's terminal yet): results are kept in memory
@@ -19,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../popcorn.h"
@@ -106,6 +110,14 @@ static void regs_fill(struct regcheck *c, int round)
 	c->mxcsr_default = 0x1f80;
 }
 
+static void expect_error(int ret, int err, const char *what)
+{
+	int e = errno;
+
+	tap_check(ret == -1 && e == err, "%s: %s (got %d, errno %d)", what,
+		  strerrorname_np(err), ret, e);
+}
+
 static uint64_t sum64(const uint64_t *p, size_t n)
 {
 	uint64_t s = 0;
@@ -130,19 +142,11 @@ static void basic(int nid, int rounds, int via)
 		  st.peer_pid == origin_tid,
 		  "status at the origin before migrating: 0/0/%d (got %d/%d/%d)",
 		  origin_tid, st.current_nid, st.peer_nid, st.peer_pid);
-	errno = 0;
-	tap_check(popcorn_migrate(0) == -1 && errno == EBUSY,
-		  "migrate to self: EBUSY (errno %d)", errno);
-	errno = 0;
-	tap_check(popcorn_migrate(32) == -1 && errno == EINVAL,
-		  "migrate to node 32: EINVAL (errno %d)", errno);
-	errno = 0;
-	tap_check(popcorn_migrate(-1) == -1 && errno == EINVAL,
-		  "migrate to node -1: EINVAL (errno %d)", errno);
-	errno = 0;
-	tap_check(popcorn_sys_migrate(nid, (void *)8) == -1 &&
-		  errno == EFAULT, "migrate with a bad uregs: EFAULT (errno %d)",
-		  errno);
+	expect_error(popcorn_migrate(0), EBUSY, "migrate to self");
+	expect_error(popcorn_migrate(32), EINVAL, "migrate to node 32");
+	expect_error(popcorn_migrate(-1), EINVAL, "migrate to node -1");
+	expect_error(popcorn_sys_migrate(nid, (void *)8), EFAULT,
+		     "migrate with a bad uregs");
 
 	/* One trip, looking at the status on the other side. */
 	ret = popcorn_migrate(nid);
@@ -295,6 +299,38 @@ static void basic(int nid, int rounds, int via)
 	free(heap);
 }
 
+static volatile sig_atomic_t got_signal;
+static volatile int handler_nid = -1;
+
+static void on_usr1(int sig)
+{
+	got_signal = sig;
+	handler_nid = popcorn_current_nid();
+}
+
+/* The handler must run at the remote, while the thread is there. */
+static void wait_signal(int nid)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct timespec t0, t;
+	int there, ret;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	printf("# pid %d\n", getpid());
+	fflush(stdout);
+	ret = popcorn_migrate(nid);
+	there = popcorn_current_nid();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (!got_signal && t.tv_sec - t0.tv_sec < 60);
+	ret |= popcorn_migrate(0);
+	tap_check(ret == 0 && there == nid && got_signal == SIGUSR1 &&
+		  handler_nid == nid,
+		  "SIGUSR1 sent to the origin pid runs its handler at node %d (handler ran at %d)",
+		  nid, handler_nid);
+}
+
 int main(int argc, char **argv)
 {
 	int nid;
@@ -308,14 +344,14 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "basic") && argc >= 4) {
 		basic(nid, atoi(argv[3]), argc > 4 ? atoi(argv[4]) : -1);
 	} else if (!strcmp(argv[1], "offline")) {
-		errno = 0;
-		tap_check(popcorn_migrate(nid) == -1 && errno == EAGAIN,
-			  "migrate to offline node %d: EAGAIN (errno %d)", nid,
-			  errno);
+		expect_error(popcorn_migrate(nid), EAGAIN,
+			     "migrate to an offline node");
 	} else if (!strcmp(argv[1], "exit") && argc == 4) {
 		if (popcorn_migrate(nid))
 			return 100;
 		exit(atoi(argv[3]));
+	} else if (!strcmp(argv[1], "signal")) {
+		wait_signal(nid);
 	} else if (!strcmp(argv[1], "spin")) {
 		printf("# pid %d\n", getpid());
 		fflush(stdout);
