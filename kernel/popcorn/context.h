@@ -65,6 +65,11 @@ bool pcn_remote_context_exiting(struct remote_context *ctx);
 
 /* Remote: create a migrated thread in the worker (TASK_MIGRATE). */
 int pcn_worker_queue(struct remote_context *ctx, struct pcn_kmsg_hdr *msg);
+/*
+ * Origin: an error a remote answered, if it is one a remote may return
+ * (never a kernel-internal code such as -ERESTARTSYS), else -EPROTO.
+ */
+int pcn_remote_error(s32 error);
 /* Origin: forget the worker on @nid (it is gone). */
 void pcn_process_forget_worker(struct remote_context *ctx, int nid);
 

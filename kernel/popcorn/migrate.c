@@ -222,18 +222,6 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 	}
 }
 
-static int pcn_migrated_error(s32 error)
-{
-	switch (error) {
-	case -ENOMEM:
-	case -EAGAIN:
-	case -EINVAL:
-	case -ESRCH:
-		return error;
-	}
-	return -EPROTO;
-}
-
 /* Send the caller's state in @m to @nid and become its shadow. */
 static int pcn_migrate_out(int nid, struct pcn_task_msg *m, int *next_nid)
 {
@@ -273,7 +261,7 @@ again:
 	if (reply->ctx_id != sh.ctx->id || reply->shadow_pid != tid)
 		ret = -EPROTO;
 	else if (reply->error)
-		ret = pcn_migrated_error(reply->error);
+		ret = pcn_remote_error(reply->error);
 	else if (reply->remote_pid <= 0)
 		ret = -EPROTO;
 	sh.remote_pid = reply->remote_pid;

@@ -194,12 +194,13 @@ static struct remote_context *pcn_get_context(struct mm_struct *mm)
  * the remote may legitimately return; anything else is a protocol error
  * (never a kernel-internal code such as -ERESTARTSYS).
  */
-static int pcn_remote_error(s32 error)
+int pcn_remote_error(s32 error)
 {
 	switch (error) {
 	case -ENOMEM:
 	case -EAGAIN:
 	case -EINVAL:
+	case -ESRCH:
 		return error;
 	}
 	return -EPROTO;

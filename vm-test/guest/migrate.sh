@@ -31,6 +31,11 @@ if [ "$nid" = 0 ]; then
 	[ $rc -eq 42 ]
 	tap $? "exit(42) at node 1 ends the process at the origin with status 42 (got $rc)"
 
+	/bin/test_migrate segv 1
+	rc=$?
+	[ $rc -eq 139 ]
+	tap $? "an address with no VMA at the origin gives SIGSEGV at node 1 (status $rc)"
+
 	for t in task_migrate task_migrated task_back vma_op vma_op_done; do
 		echo "# $t sent $(stat_type $t sent) recv $(stat_type $t recv)"
 	done

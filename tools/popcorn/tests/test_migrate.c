@@ -8,6 +8,8 @@
  *   test_migrate offline NID              NID is offline: EAGAIN
  *   test_migrate exit NID CODE            exit(CODE) at NID
  *   test_migrate spin NID                 print "# pid N", loop at NID
+ *   test_migrate segv NID                 touch an address the origin has
+ *                                         no VMA for, at NID (SIGSEGV)
  *   test_migrate signal NID               print "# pid N", wait at NID for
  *                                         SIGUSR1 (sent to the origin pid)
  *
@@ -352,6 +354,12 @@ int main(int argc, char **argv)
 		exit(atoi(argv[3]));
 	} else if (!strcmp(argv[1], "signal")) {
 		wait_signal(nid);
+	} else if (!strcmp(argv[1], "segv")) {
+		if (popcorn_migrate(nid))
+			return 100;
+		/* Far from any mapping of this process. */
+		global_counter = *(volatile int *)0x7e0000000000ul;
+		return 101;
 	} else if (!strcmp(argv[1], "spin")) {
 		printf("# pid %d\n", getpid());
 		fflush(stdout);
