@@ -115,6 +115,8 @@ cluster_boot() {
 		boots[i]=0
 		start_node "$dir" "$i" "$cmdline_fn"
 		[ -n "$shuffle" ] && sleep "0.$((RANDOM % 10))"
+		# Booting is the heaviest part for TCG: spread it out.
+		sleep "${BOOT_STAGGER:-0}"
 	done
 
 	deadline=$((SECONDS + timeout))

@@ -68,7 +68,8 @@ struct pcn_remote_worker {
 	spinlock_t lock;		/* protects queue and exiting */
 	struct list_head queue;		/* TASK_MIGRATE requests */
 	wait_queue_head_t wq;
-	bool exiting;			/* the origin ended the process */
+	bool exiting;			/* takes no more requests */
+	bool origin_ended;		/* the origin ended the process here */
 	char comm[TASK_COMM_LEN];
 };
 
@@ -153,7 +154,7 @@ struct remote_context *pcn_remote_context_get(int nid, u32 id)
 
 bool pcn_remote_context_exiting(struct remote_context *ctx)
 {
-	return READ_ONCE(ctx->worker->exiting);
+	return READ_ONCE(ctx->worker->origin_ended);
 }
 
 /* ---- origin ------------------------------------------------------- */
@@ -446,6 +447,7 @@ static void pcn_worker_end(struct pcn_remote_worker *w)
 	pcn_nr_workers--;
 	spin_lock(&w->lock);
 	w->exiting = true;
+	w->origin_ended = true;
 	spin_unlock(&w->lock);
 	wake_up(&w->wq);
 	/* The migrated threads may be in user space: kill the group. */
