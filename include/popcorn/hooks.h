@@ -72,6 +72,12 @@ static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
 	return __pcn_handle_mm_fault(vma, address, flags);
 }
 
+/* should_fault_around(): pages of a distributed mm are mapped one by one. */
+static inline bool pcn_mm_distributed(struct mm_struct *mm)
+{
+	return unlikely(mm->remote);
+}
+
 /* x86 do_user_addr_fault(): fetch a VMA a remote node does not have. */
 static inline void pcn_vma_fault(struct mm_struct *mm, unsigned long address)
 {
@@ -116,6 +122,11 @@ static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
 					     unsigned int flags)
 {
 	return 0;
+}
+
+static inline bool pcn_mm_distributed(struct mm_struct *mm)
+{
+	return false;
 }
 
 static inline void pcn_vma_fault(struct mm_struct *mm,

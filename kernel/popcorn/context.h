@@ -47,6 +47,7 @@ struct remote_context {
 	 * (or given up), and @wq wakes invalidations waiting for one.
 	 */
 	struct mutex pages_lock;
+	struct task_struct *pages_owner;	/* holder of pages_lock */
 	struct xarray pages;
 	struct xarray grants;
 	atomic64_t version;

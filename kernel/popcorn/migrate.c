@@ -20,9 +20,11 @@
 
 #include <linux/init.h>
 #include <linux/list.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -332,6 +334,7 @@ static int pcn_remote_thread_main(void *arg)
 	sigdelsetmask(&blocked, sigmask(SIGKILL) | sigmask(SIGSTOP));
 	set_current_blocked(&blocked);
 	pcn_regs_load(&m->regs);
+	current_pt_regs()->orig_ax = -1;	/* not in a system call */
 	complete(&st->done);
 	/* ret_from_fork takes it to user space with those registers. */
 	return 0;
@@ -401,10 +404,13 @@ static long pcn_migrate_back(int nid,
 
 long pcn_migrate(int nid, const struct popcorn_regset_x86_64 *uregs)
 {
+	struct remote_context *ctx = READ_ONCE(current->mm->remote);
+
 	if (current->remote && !current->remote->at_origin)
 		return pcn_migrate_back(nid, uregs);
-	if (current->is_worker)
-		return -EINVAL;
+	/* A thread created at a remote has no shadow at the origin. */
+	if (current->is_worker || (ctx && !ctx->at_origin))
+		return -EOPNOTSUPP;
 	return pcn_migrate_from_origin(nid, uregs);
 }
 

@@ -20,9 +20,9 @@
  *   invalidation that must take data from a writer first waits for that
  *   writer's grant to be installed.
  *
- * Ownership changes of one process are serialised by ctx->pages_lock
- * (always taken inside mmap_lock); the fault path takes it only when the
- * directory has an entry for the page.
+ * Ownership changes and the origin's own faults of one process are
+ * serialised by ctx->pages_lock (always taken inside mmap_lock); its
+ * holder's own faults (GUP by the page server) pass straight through.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -30,6 +30,7 @@
 #include <linux/init.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/mmu_notifier.h>
 #include <linux/pgtable.h>
 #include <linux/rmap.h>
 #include <linux/sched/mm.h>
@@ -54,6 +55,18 @@
 static unsigned long pcn_me(void)
 {
 	return BIT(pcn_my_nid());
+}
+
+static void pcn_pages_lock(struct remote_context *ctx)
+{
+	mutex_lock(&ctx->pages_lock);
+	WRITE_ONCE(ctx->pages_owner, current);
+}
+
+static void pcn_pages_unlock(struct remote_context *ctx)
+{
+	WRITE_ONCE(ctx->pages_owner, NULL);
+	mutex_unlock(&ctx->pages_lock);
 }
 
 /* Pages whose contents the protocol can move between nodes. */
@@ -116,14 +129,14 @@ static int pcn_take_pte(struct vm_area_struct *vma, unsigned long addr,
 	if (page)
 		get_page(page);
 	if (zap) {
-		ptep_clear_flush(vma, addr, pte);
+		ptep_clear_flush_notify(vma, addr, pte);
 		if (page) {
 			page_remove_rmap(page, vma, false);
 			dec_mm_counter(mm, mm_counter(page));
 			put_page(page);		/* the mapping's reference */
 		}
 	} else if (pte_write(entry)) {
-		entry = ptep_clear_flush(vma, addr, pte);
+		entry = ptep_clear_flush_notify(vma, addr, pte);
 		set_pte_at(mm, addr, pte, pte_wrprotect(entry));
 	}
 	pte_unmap_unlock(pte, ptl);
@@ -260,25 +273,38 @@ static int pcn_revoke(struct remote_context *ctx, int nid, unsigned long addr,
 	return ret;
 }
 
-static void pcn_revoke_readers(struct remote_context *ctx, unsigned long v,
-			       unsigned long addr, int except)
+/*
+ * Invalidate the read copies of every holder in @v but the origin and
+ * @except.  A node that is offline has lost its copy; any other failure
+ * leaves a copy that may still be mapped: -EIO.
+ */
+static int pcn_revoke_readers(struct remote_context *ctx, unsigned long v,
+			      unsigned long addr, int except)
 {
-	int nid;
+	int nid, ret, err = 0;
 
 	v &= PCN_PG_HOLDERS & ~pcn_me();
-	for_each_set_bit(nid, &v, POPCORN_MAX_NODES)
-		if (nid != except)
-			/* A node that cannot answer is offline: copy gone. */
-			pcn_revoke(ctx, nid, addr, false, NULL);
+	for_each_set_bit(nid, &v, POPCORN_MAX_NODES) {
+		if (nid == except)
+			continue;
+		ret = pcn_revoke(ctx, nid, addr, false, NULL);
+		if (ret && pcn_node_online(nid)) {
+			pr_warn_ratelimited("page %lx of process %d: node %d did not drop its copy: %d\n",
+					    addr, ctx->tgid, nid, ret);
+			err = -EIO;
+		}
+	}
+	return err;
 }
 
-static void pcn_dir_set(struct remote_context *ctx, unsigned long idx,
-			unsigned long v)
+static int pcn_dir_set(struct remote_context *ctx, unsigned long idx,
+		       unsigned long v)
 {
-	if (v == pcn_me())
+	if (v == pcn_me()) {
 		xa_erase(&ctx->pages, idx);
-	else
-		xa_store(&ctx->pages, idx, xa_mk_value(v), GFP_KERNEL);
+		return 0;
+	}
+	return xa_err(xa_store(&ctx->pages, idx, xa_mk_value(v), GFP_KERNEL));
 }
 
 /*
@@ -303,8 +329,9 @@ static int pcn_pull_writer(struct remote_context *ctx,
 	}
 	xa_erase(&ctx->pages, idx);
 	xa_erase(&ctx->grants, idx);
-	if (!vma)
+	if (!vma || !pcn_vma_distributable(vma))
 		return 0;
+	/* Nothing of it may be mapped here (no fault-around): no PTE. */
 	fault = pcn_install_page(vma, addr, buf, true, NULL, 0);
 	return fault & VM_FAULT_OOM ? -ENOMEM : 0;
 }
@@ -330,7 +357,8 @@ static int pcn_origin_give(struct remote_context *ctx,
 		if (got < 0)
 			return got;
 		put_page(page);
-		pcn_dir_set(ctx, idx, v);
+		if (pcn_dir_set(ctx, idx, v))
+			return -ENOMEM;
 		if (!pcn_take_pte(vma, addr, buf, zap))
 			return 0;
 		/* Unmapped meanwhile: fault it in again. */
@@ -364,7 +392,9 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 		v = me;
 	}
 	if (write) {
-		pcn_revoke_readers(ctx, v, addr, nid);
+		ret = pcn_revoke_readers(ctx, v, addr, nid);
+		if (ret)
+			return ret;
 		nv = BIT(nid) | PCN_PG_WRITER;
 		v &= ~(PCN_PG_HOLDERS & ~(me | BIT(nid)));
 	} else {
@@ -374,11 +404,18 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 	if (ret)
 		return ret;
 	*version = atomic64_inc_return(&ctx->version);
-	if (write)
-		xa_store(&ctx->grants, idx, xa_mk_value(*version), GFP_KERNEL);
-	else
+	if (!write) {
 		xa_erase(&ctx->grants, idx);
-	return 0;
+		return 0;
+	}
+	ret = xa_err(xa_store(&ctx->grants, idx, xa_mk_value(*version),
+			      GFP_KERNEL));
+	/* Without it a later pull would not wait for the grant: undo. */
+	if (ret) {
+		xa_erase(&ctx->pages, idx);
+		pcn_install_page(vma, addr, buf, true, NULL, 0);
+	}
+	return ret;
 }
 
 static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
@@ -405,10 +442,10 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	if (!mmget_not_zero(mm))
 		goto reply;
 	mmap_read_lock(mm);
-	mutex_lock(&ctx->pages_lock);
+	pcn_pages_lock(ctx);
 	err = pcn_page_grant(ctx, mm, nid, addr, req->write, resp->data,
 			     &version);
-	mutex_unlock(&ctx->pages_lock);
+	pcn_pages_unlock(ctx);
 	mmap_read_unlock(mm);
 	mmput(mm);
 reply:
@@ -434,11 +471,11 @@ static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	vm_fault_t ret;
 	void *e, *buf;
 
-	e = xa_load(&ctx->pages, idx);
-	if (!e || (!write && (xa_to_value(e) & me)))
+	/* The page server's own access (GUP) while it holds the lock. */
+	if (READ_ONCE(ctx->pages_owner) == current)
 		return 0;
 
-	mutex_lock(&ctx->pages_lock);
+	pcn_pages_lock(ctx);
 	e = xa_load(&ctx->pages, idx);
 	v = e ? xa_to_value(e) : me;
 	if (!(v & me)) {
@@ -450,23 +487,24 @@ static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 			      VM_FAULT_SIGBUS : VM_FAULT_NOPAGE;
 			kfree(buf);
 		}
-		mutex_unlock(&ctx->pages_lock);
+		pcn_pages_unlock(ctx);
 		return ret;
 	}
-	if (!write || v == me) {
-		mutex_unlock(&ctx->pages_lock);
-		return 0;
+	if (write && v != me) {
+		/* A write here: the remotes' copies go first. */
+		if (pcn_revoke_readers(ctx, v, addr, -1)) {
+			pcn_pages_unlock(ctx);
+			return VM_FAULT_SIGBUS;
+		}
+		xa_erase(&ctx->pages, idx);
 	}
-	/* A write here: the remotes' copies go first. */
-	pcn_revoke_readers(ctx, v, addr, -1);
-	xa_erase(&ctx->pages, idx);
 	/*
-	 * The normal fault path (copy-on-write or reuse), run with the lock
-	 * held so that no remote gets a copy before the PTE is writable.
-	 * The directory has no entry now, so this does not come back here.
+	 * The normal fault path, run with the lock held so that no grant
+	 * changes this page (or gives a copy before its PTE is writable)
+	 * meanwhile; it passes through here as the lock's owner.
 	 */
 	ret = handle_mm_fault(vma, addr, flags & ~FAULT_FLAG_USER, NULL);
-	mutex_unlock(&ctx->pages_lock);
+	pcn_pages_unlock(ctx);
 	return ret ? ret : VM_FAULT_NOPAGE;
 }
 
@@ -487,20 +525,21 @@ int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 	if (!buf)
 		return -ENOMEM;
 	mmap_read_lock(mm);
-	mutex_lock(&ctx->pages_lock);
+	pcn_pages_lock(ctx);
 	xa_for_each_range(&ctx->pages, idx, e, first, last) {
 		unsigned long addr = idx << PAGE_SHIFT;
 
 		v = xa_to_value(e);
-		if (!(v & pcn_me()))
+		/* A writer that cannot give its data back keeps the entry. */
+		if (!(v & pcn_me())) {
 			pcn_pull_writer(ctx, vma_lookup(mm, addr), addr, v,
 					buf);
-		else
-			pcn_revoke_readers(ctx, v, addr, -1);
-		xa_erase(&ctx->pages, idx);
-		xa_erase(&ctx->grants, idx);
+			continue;
+		}
+		if (!pcn_revoke_readers(ctx, v, addr, -1))
+			xa_erase(&ctx->pages, idx);
 	}
-	mutex_unlock(&ctx->pages_lock);
+	pcn_pages_unlock(ctx);
 	mmap_read_unlock(mm);
 	kfree(buf);
 	return 0;
@@ -552,7 +591,8 @@ static vm_fault_t pcn_remote_fault(struct remote_context *ctx,
 	} else if (grant->error) {
 		ret = grant->error == -EFAULT ? VM_FAULT_SIGSEGV :
 		      VM_FAULT_SIGBUS;
-	} else if (resp->size != sizeof(*grant)) {
+	} else if (resp->size != sizeof(*grant) || !grant->version ||
+		   grant->version >= LONG_MAX) {
 		ret = VM_FAULT_SIGBUS;
 	} else {
 		if (present)	/* our read-only copy gives way */
@@ -603,6 +643,9 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 		xa_store(&ctx->pages, idx, xa_mk_value(req->version),
 			 GFP_KERNEL);
 		mm = ctx->mm;
+		/* Late (the origin gave up on it): a newer grant stays. */
+		if (pcn_grant_installed(ctx, idx, req->version + 1))
+			mm = NULL;
 		if (mm && mmget_not_zero(mm)) {
 			mmap_read_lock(mm);
 			vma = vma_lookup(mm, addr);

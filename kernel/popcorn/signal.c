@@ -78,6 +78,7 @@ static void pcn_handle_task_signal(int nid, struct pcn_kmsg_hdr *msg)
 	struct task_struct *t = NULL;
 	struct k_sigaction *ka;
 	kernel_siginfo_t info;
+	unsigned long flags;
 	sigset_t mask;
 
 	if (!ctx || !pcn_signal_msg_ok(m))
@@ -88,13 +89,15 @@ static void pcn_handle_task_signal(int nid, struct pcn_kmsg_hdr *msg)
 
 	siginitset(&mask, m->mask);
 	sigdelsetmask(&mask, sigmask(SIGKILL) | sigmask(SIGSTOP));
-	spin_lock_irq(&t->sighand->siglock);
+	/* The thread may be exiting: its sighand may be gone. */
+	if (!lock_task_sighand(t, &flags))
+		goto out;
 	ka = &t->sighand->action[m->signo - 1];
 	ka->sa.sa_handler = (__sighandler_t)(unsigned long)m->handler;
 	ka->sa.sa_flags = m->flags;
 	ka->sa.sa_restorer = (__sigrestore_t)(unsigned long)m->restorer;
 	ka->sa.sa_mask = mask;
-	spin_unlock_irq(&t->sighand->siglock);
+	unlock_task_sighand(t, &flags);
 
 	clear_siginfo(&info);
 	info.si_signo = m->signo;

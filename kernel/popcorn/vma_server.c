@@ -26,7 +26,9 @@
 #include <linux/mman.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/namei.h>
 #include <linux/string.h>
+#include <linux/syscalls.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 #include <popcorn/hooks.h>
@@ -126,6 +128,8 @@ static void pcn_vma_install(struct mm_struct *mm, unsigned long addr,
 	unsigned long flags = MAP_PRIVATE | MAP_FIXED_NOREPLACE;
 	struct vm_area_struct *next, *prev;
 	struct file *file = NULL;
+	struct path path;
+	bool mapped;
 
 	/* Only the hole around @addr: what is mapped here stays. */
 	mmap_read_lock(mm);
@@ -134,8 +138,9 @@ static void pcn_vma_install(struct mm_struct *mm, unsigned long addr,
 		start = prev->vm_end;
 	if (next && next->vm_start < end)
 		end = next->vm_start;
+	mapped = next && next->vm_start <= addr;
 	mmap_read_unlock(mm);
-	if (next && next->vm_start <= addr)
+	if (mapped)
 		return;		/* mapped meanwhile */
 
 	if (r->vm_flags & VM_READ)
@@ -144,14 +149,18 @@ static void pcn_vma_install(struct mm_struct *mm, unsigned long addr,
 		prot |= PROT_WRITE;
 	if (r->vm_flags & VM_EXEC)
 		prot |= PROT_EXEC;
-	if (r->path[0]) {
-		file = filp_open(r->path, O_RDONLY | O_LARGEFILE, 0);
-		if (IS_ERR(file)) {
-			pr_warn_ratelimited("%s not found, mapping anonymous memory\n",
-					    r->path);
+	/* Only a regular file is opened: opening a device may act. */
+	if (r->path[0] && !kern_path(r->path, LOOKUP_FOLLOW, &path)) {
+		if (d_is_reg(path.dentry))
+			file = dentry_open(&path, O_RDONLY | O_LARGEFILE,
+					   current_cred());
+		path_put(&path);
+		if (IS_ERR(file))
 			file = NULL;
-		}
 	}
+	if (r->path[0] && !file)
+		pr_warn_ratelimited("no regular file %s here, mapping anonymous memory\n",
+				    r->path);
 	if (!file)
 		flags |= MAP_ANONYMOUS;
 	ret = vm_mmap(file, start, end - start, prot, flags,
@@ -292,8 +301,11 @@ bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
 		pcn_vma_op_prepare(ctx, op, args);
 		return false;
 	}
-	if (current->remote != ctx)
-		return false;	/* the worker itself */
+	if (current->remote != ctx) {
+		/* A thread created here has no shadow to run it. */
+		*ret = -EOPNOTSUPP;
+		return true;
+	}
 
 	req.ctx_id = ctx->id;
 	req.shadow_pid = current->peer_pid;
@@ -345,7 +357,12 @@ void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg)
 	struct pt_regs regs = { };
 	long ret = -EINVAL;
 
-	if (req->op < PCN_VMA_NR_OPS) {
+	if (req->op == PCN_VMA_MMAP) {
+		/* The hook saw ksys_mmap_pgoff(): offset in pages. */
+		ret = ksys_mmap_pgoff(req->args[0], req->args[1], req->args[2],
+				      req->args[3], req->args[4],
+				      req->args[5]);
+	} else if (req->op < PCN_VMA_NR_OPS) {
 		regs.di = req->args[0];
 		regs.si = req->args[1];
 		regs.dx = req->args[2];
@@ -353,7 +370,7 @@ void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg)
 		regs.r8 = req->args[4];
 		regs.r9 = req->args[5];
 		regs.orig_ax = pcn_vma_op_nr[req->op];
-		ret = sys_call_table[pcn_vma_op_nr[req->op]](&regs);
+		ret = x64_sys_call(&regs, pcn_vma_op_nr[req->op]);
 	}
 	pcn_vma_op_reply(nid, msg, ret, old_brk);
 	pcn_kmsg_done(msg);
