@@ -130,6 +130,11 @@ static uint64_t sum64(const uint64_t *p, size_t n)
 	return s;
 }
 
+static void record_nid(void *arg)
+{
+	*(int *)arg = popcorn_current_nid();
+}
+
 static void basic(int nid, int rounds, int via)
 {
 	struct popcorn_thread_status st;
@@ -173,6 +178,19 @@ static void basic(int nid, int rounds, int via)
 		  st.peer_pid == origin_tid && popcorn_gettid() == origin_tid,
 		  "status back at the origin: 0/0/%d, same tid (got %d/%d/%d)",
 		  origin_tid, st.current_nid, st.peer_nid, st.peer_pid);
+
+	/* popcorn-kernel-lib's migrate(): the callback runs after the move. */
+	{
+		int cb_nid = -1, local = 1234;
+
+		migrate(nid, record_nid, &cb_nid);
+		local += popcorn_current_nid();
+		migrate(0, NULL, NULL);
+		tap_check(cb_nid == nid && local == 1234 + nid &&
+			  popcorn_current_nid() == 0,
+			  "libpopcorn migrate(%d, callback): callback ran at node %d, C code went on there and back",
+			  nid, cb_nid);
+	}
 
 	/* There and back, checking stack, heap, globals and registers. */
 	for (i = 0; i < 64; i++)
