@@ -33,6 +33,8 @@ void __pcn_vma_fault(struct mm_struct *mm, unsigned long address);
 void __pcn_task_exit(struct task_struct *tsk, long code);
 bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
 		       long *ret);
+bool __pcn_remote_write(unsigned int fd, const char __user *buf,
+			size_t count, ssize_t *ret);
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
 static inline void pcn_mm_init(struct mm_struct *mm)
@@ -109,6 +111,18 @@ static inline bool pcn_vma_syscall(enum pcn_vma_op op, unsigned long a0,
 	return __pcn_vma_syscall(op, args, ret);
 }
 
+/*
+ * ksys_write(): a migrated thread writes to its process's files, which
+ * are open at its origin.  True when Popcorn did it, with result *@ret.
+ */
+static inline bool pcn_remote_write(unsigned int fd, const char __user *buf,
+				    size_t count, ssize_t *ret)
+{
+	if (likely(!current->remote))
+		return false;
+	return __pcn_remote_write(fd, buf, count, ret);
+}
+
 #else /* !CONFIG_POPCORN */
 
 struct task_struct;
@@ -137,6 +151,12 @@ static inline bool pcn_vma_syscall(enum pcn_vma_op op, unsigned long a0,
 				   unsigned long a1, unsigned long a2,
 				   unsigned long a3, unsigned long a4,
 				   unsigned long a5, long *ret)
+{
+	return false;
+}
+
+static inline bool pcn_remote_write(unsigned int fd, const char __user *buf,
+				    size_t count, ssize_t *ret)
 {
 	return false;
 }

@@ -34,6 +34,8 @@ enum pcn_kmsg_type {
 	PCN_KMSG_TYPE_PAGE_GRANT,
 	PCN_KMSG_TYPE_PAGE_INVALIDATE,	/* origin -> remote: drop a page */
 	PCN_KMSG_TYPE_PAGE_INVALIDATED,
+	PCN_KMSG_TYPE_FILE_WRITE,	/* remote -> origin: write(fd, data) */
+	PCN_KMSG_TYPE_FILE_WRITE_DONE,
 	PCN_KMSG_TYPE_MAX
 };
 

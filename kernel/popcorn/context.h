@@ -87,6 +87,11 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 /* signal.c: in the shadow, forward its pending signals to @remote_pid. */
 void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
 
+/* remote_io.c: FILE_WRITE is served by the shadow of the writer. */
+void pcn_handle_file_write(int nid, struct pcn_kmsg_hdr *msg);
+void pcn_file_write_serve(int nid, struct pcn_kmsg_hdr *msg);
+void pcn_file_write_reply(int nid, struct pcn_kmsg_hdr *msg, ssize_t ret);
+
 /* vma_server.c: VMA_OP is served by the shadow of the calling thread. */
 void pcn_handle_vma_op(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg);

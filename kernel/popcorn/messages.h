@@ -141,4 +141,20 @@ struct pcn_page_inval_ack {
 	u8 data[PAGE_SIZE];
 } __packed;
 
+/*
+ * FILE_WRITE (remote -> origin shadow): data follows the fields.
+ * FILE_WRITE_DONE: the result, no data.
+ */
+#define PCN_WRITE_MAX	(32 * 1024)
+
+struct pcn_file_write_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	u32 fd;
+	u32 count;
+	s64 ret;
+	u8 data[];
+} __packed;
+
 #endif /* _POPCORN_MESSAGES_H */

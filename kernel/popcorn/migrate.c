@@ -7,7 +7,8 @@
  * creates a thread in its group that returns to user space with that
  * state.  The calling thread stays behind as the thread's *shadow*: it
  * sleeps in the system call and serves what only it can do for its
- * remote thread (address-space system calls run with its mm and files),
+ * remote thread (address-space system calls and writes run with its mm
+ * and files),
  * until the remote thread comes back (TASK_BACK: the shadow returns to
  * user space with the remote's registers) or exits (TASK_EXIT: the
  * shadow exits with the same status).  Migration between two remotes
@@ -66,6 +67,8 @@ static void pcn_shadow_reject(int nid, struct pcn_kmsg_hdr *msg)
 {
 	if (msg->type == PCN_KMSG_TYPE_VMA_OP)
 		pcn_vma_op_reply(nid, msg, -ESRCH, 0);
+	if (msg->type == PCN_KMSG_TYPE_FILE_WRITE)
+		pcn_file_write_reply(nid, msg, -ESRCH);
 	pcn_kmsg_done(msg);
 }
 
@@ -189,6 +192,10 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 		switch (item->msg->type) {
 		case PCN_KMSG_TYPE_VMA_OP:
 			pcn_vma_op_serve(item->nid, item->msg);
+			kfree(item);
+			continue;
+		case PCN_KMSG_TYPE_FILE_WRITE:
+			pcn_file_write_serve(item->nid, item->msg);
 			kfree(item);
 			continue;
 		case PCN_KMSG_TYPE_TASK_BACK:
@@ -512,6 +519,13 @@ static void pcn_handle_task_exit(int nid, struct pcn_kmsg_hdr *msg)
 void pcn_handle_vma_op(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_vma_op_msg *m = (struct pcn_vma_op_msg *)msg;
+
+	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
+}
+
+void pcn_handle_file_write(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_file_write_msg *m = (struct pcn_file_write_msg *)msg;
 
 	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
 }

@@ -4,9 +4,8 @@
  *
  *   popcorn-demo NID
  *
- * A remote thread's writes to the terminal do not reach the origin yet,
- * so what the thread sees while it is away is kept and printed after it
- * is back.
+ * What the thread prints while it is away is written by its origin
+ * (remote write() runs there), so it appears here like any other line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +43,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < WORDS; i++)
 		sum_there += data[i];
 	data[0] = 42;
+	printf("popcorn-demo: hello from node %d (printed by the thread there)\n",
+	       popcorn_current_nid());
+	fflush(stdout);
 	if (popcorn_migrate(0)) {
 		perror("popcorn_migrate back");
 		return 1;

@@ -31,6 +31,19 @@ if [ "$nid" = 0 ]; then
 	[ $rc -eq 42 ]
 	tap $? "exit(42) at node 1 ends the process at the origin with status 42 (got $rc)"
 
+	# Output of the thread while it is at node 1 comes out here, in order.
+	/bin/test_migrate print 1 > /tmp/print.out 2> /tmp/print.err
+	tap $? "test_migrate print exited 0"
+	grep '^ok\|^not ok' /tmp/print.out
+	grep -v '^ok\|^not ok' /tmp/print.out | sed 's/^/# stdout: /'
+	[ "$(grep -v '^ok\|^not ok' /tmp/print.out | tr '\n' '|')" = \
+	  "line 1 from node 0|line 2 from node 1|line 3 from node 0|" ]
+	tap $? "printf at node 1 goes to the origin's stdout, in order"
+	grep -qx "stderr from node 1" /tmp/print.err
+	tap $? "stderr written at node 1 goes to the origin's stderr"
+	[ "$(stat_type file_write recv)" -ge 2 ]
+	tap $? "/proc/popcorn_stat counts remote writes (file_write $(stat_type file_write recv))"
+
 	/bin/test_migrate segv 1
 	rc=$?
 	[ $rc -eq 139 ]

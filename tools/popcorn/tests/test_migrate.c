@@ -8,14 +8,15 @@
  *   test_migrate offline NID              NID is offline: EAGAIN
  *   test_migrate exit NID CODE            exit(CODE) at NID
  *   test_migrate spin NID                 print "# pid N", loop at NID
+ *   test_migrate print NID                printf and write at NID: the output
+ *                                         goes to this process's stdout/stderr
  *   test_migrate segv NID                 touch an address the origin has
  *                                         no VMA for, at NID (SIGSEGV)
  *   test_migrate signal NID               print "# pid N", wait at NID for
  *                                         SIGUSR1 (sent to the origin pid)
  *
- * Nothing is printed while the thread is away (a remote thread's writes
- * do not reach the origin's terminal yet): results are kept in memory
- * and reported once it is back.
+ * Except in "print", results found while the thread is away are kept
+ * in memory and reported once it is back.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -372,6 +373,24 @@ int main(int argc, char **argv)
 		exit(atoi(argv[3]));
 	} else if (!strcmp(argv[1], "signal")) {
 		wait_signal(nid);
+	} else if (!strcmp(argv[1], "print")) {
+		int r, e, there;
+
+		printf("line 1 from node %d\n", popcorn_current_nid());
+		fflush(stdout);
+		if (popcorn_migrate(nid))
+			return 100;
+		there = popcorn_current_nid();
+		printf("line 2 from node %d\n", there);
+		fflush(stdout);
+		fprintf(stderr, "stderr from node %d\n", there);
+		r = write(99, "x", 1);
+		e = errno;
+		popcorn_migrate(0);
+		printf("line 3 from node %d\n", popcorn_current_nid());
+		tap_check(there == nid && r == -1 && e == EBADF,
+			  "write() at node %d to a descriptor the origin does not have: EBADF (%d, errno %d)",
+			  nid, r, e);
 	} else if (!strcmp(argv[1], "segv")) {
 		if (popcorn_migrate(nid))
 			return 100;
