@@ -28,6 +28,7 @@
 
 #include <linux/highmem.h>
 #include <linux/init.h>
+#include <linux/ktime.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
@@ -43,6 +44,7 @@
 #include <popcorn/pcn_kmsg.h>
 
 #include "context.h"
+#include "fault_stat.h"
 #include "messages.h"
 
 #define PCN_PAGE_TIMEOUT	(10 * HZ)
@@ -220,6 +222,8 @@ static vm_fault_t pcn_install_page(struct vm_area_struct *vma,
 		/* Raced with another fault or an invalidation: refault. */
 		pte_unmap_unlock(pte, ptl);
 		put_page(page);
+		if (rctx)
+			pcn_fault_account(PCN_FAULT_RETRY, 0);
 		return VM_FAULT_NOPAGE;
 	}
 	inc_mm_counter(mm, MM_ANONPAGES);
@@ -251,6 +255,7 @@ static int pcn_revoke(struct remote_context *ctx, int nid, unsigned long addr,
 	struct pcn_kmsg_hdr *resp;
 	void *e = xa_load(&ctx->pages, idx);
 	void *g = xa_load(&ctx->grants, idx);
+	u64 t0 = ktime_get_ns();
 	int ret;
 
 	if (e && (xa_to_value(e) & PCN_PG_WRITER) && g)
@@ -270,6 +275,7 @@ static int pcn_revoke(struct remote_context *ctx, int nid, unsigned long addr,
 	else if (want_data)
 		memcpy(buf, ack->data, PAGE_SIZE);
 	pcn_kmsg_done(resp);
+	pcn_fault_account(PCN_FAULT_INVALIDATION, ktime_get_ns() - t0);
 	return ret;
 }
 
@@ -471,6 +477,8 @@ static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	vm_fault_t ret;
 	void *e, *buf;
 
+	u64 t0 = ktime_get_ns();
+
 	/* The page server's own access (GUP) while it holds the lock. */
 	if (READ_ONCE(ctx->pages_owner) == current)
 		return 0;
@@ -488,6 +496,9 @@ static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 			kfree(buf);
 		}
 		pcn_pages_unlock(ctx);
+		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
+					  PCN_FAULT_REMOTE_READ,
+				  ktime_get_ns() - t0);
 		return ret;
 	}
 	if (write && v != me) {
@@ -505,6 +516,8 @@ static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	 */
 	ret = handle_mm_fault(vma, addr, flags & ~FAULT_FLAG_USER, NULL);
 	pcn_pages_unlock(ctx);
+	pcn_fault_account(v == me ? PCN_FAULT_LOCAL : PCN_FAULT_REMOTE_WRITE,
+			  ktime_get_ns() - t0);
 	return ret ? ret : VM_FAULT_NOPAGE;
 }
 
@@ -563,6 +576,7 @@ static vm_fault_t pcn_remote_fault(struct remote_context *ctx,
 	spinlock_t *ptl;	/* the page table lock */
 	pte_t *pte, entry;
 	vm_fault_t ret;
+	u64 t0;
 	int err;
 
 	pte = pcn_pte_lock(vma->vm_mm, addr, &ptl);
@@ -579,6 +593,7 @@ static vm_fault_t pcn_remote_fault(struct remote_context *ctx,
 	if (write && !(vma->vm_flags & VM_WRITE))
 		return 0;
 
+	t0 = ktime_get_ns();
 	err = pcn_kmsg_request(ctx->origin_nid, &req, sizeof(req),
 			       PCN_KMSG_TYPE_PAGE_GRANT, PCN_PAGE_TIMEOUT,
 			       &resp);
@@ -602,6 +617,9 @@ static vm_fault_t pcn_remote_fault(struct remote_context *ctx,
 		xa_store(&ctx->grants, addr >> PAGE_SHIFT,
 			 xa_mk_value(grant->version), GFP_KERNEL);
 		wake_up_all(&ctx->wq);
+		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
+					  PCN_FAULT_REMOTE_READ,
+				  ktime_get_ns() - t0);
 	}
 	pcn_kmsg_done(resp);
 	return ret;
@@ -623,6 +641,7 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 	struct pcn_page_inval_ack *ack;
 	struct remote_context *ctx;
 	struct vm_area_struct *vma;
+	u64 t0 = ktime_get_ns();
 	struct mm_struct *mm;
 	bool had = false;
 
@@ -657,8 +676,10 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 			mmput(mm);
 		}
 	}
-	if (ctx)
+	if (ctx) {
 		pcn_context_put(ctx);
+		pcn_fault_account(PCN_FAULT_INVALIDATION, ktime_get_ns() - t0);
+	}
 	ack->hdr.type = PCN_KMSG_TYPE_PAGE_INVALIDATED;
 	ack->ctx_id = req->ctx_id;
 	ack->addr = req->addr;

@@ -4,21 +4,64 @@
  *
  * Reading prints per message type the messages and bytes sent and
  * received, the totals of the active transport, its own counters, and
- * the received messages dropped by reason.  Writing anything resets all
- * counters.  The format is documented in Documentation/popcorn/.
+ * the received messages dropped by reason, then the page faults of
+ * distributed processes by kind with their mean latency.  Writing
+ * anything resets all counters.  The format is documented in Documentation/popcorn/.
  */
 #include <linux/atomic.h>
 #include <linux/init.h>
+#include <linux/math64.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <popcorn/nodes.h>
 
+#include "fault_stat.h"
 #include "kmsg_internal.h"
 
 struct pcn_stat_type {
 	atomic64_t sent, sent_bytes;
 	atomic64_t recv, recv_bytes;
 };
+
+static atomic64_t pcn_fault_count[PCN_FAULT_NR];
+static atomic64_t pcn_fault_ns[PCN_FAULT_NR];
+
+static const char * const pcn_fault_names[PCN_FAULT_NR] = {
+	[PCN_FAULT_LOCAL]		= "local",
+	[PCN_FAULT_REMOTE_READ]		= "remote_read",
+	[PCN_FAULT_REMOTE_WRITE]	= "remote_write",
+	[PCN_FAULT_INVALIDATION]	= "invalidation",
+	[PCN_FAULT_RETRY]		= "retry",
+};
+
+void pcn_fault_account(enum pcn_fault_kind kind, u64 ns)
+{
+	atomic64_inc(&pcn_fault_count[kind]);
+	atomic64_add(ns, &pcn_fault_ns[kind]);
+}
+
+void pcn_fault_stat_show(struct seq_file *seq)
+{
+	s64 n, ns;
+	int i;
+
+	for (i = 0; i < PCN_FAULT_NR; i++) {
+		n = atomic64_read(&pcn_fault_count[i]);
+		ns = atomic64_read(&pcn_fault_ns[i]);
+		seq_printf(seq, "fault %s %lld %lld\n", pcn_fault_names[i], n,
+			   n ? div64_s64(ns, n) : 0);
+	}
+}
+
+void pcn_fault_stat_reset(void)
+{
+	int i;
+
+	for (i = 0; i < PCN_FAULT_NR; i++) {
+		atomic64_set(&pcn_fault_count[i], 0);
+		atomic64_set(&pcn_fault_ns[i], 0);
+	}
+}
 
 static struct pcn_stat_type pcn_stat_types[PCN_KMSG_TYPE_MAX];
 static atomic64_t pcn_stat_drops[PCN_DROP_MAX];
@@ -80,6 +123,7 @@ static int pcn_stat_show(struct seq_file *seq, void *v)
 	for (i = PCN_DROP_NONE + 1; i < PCN_DROP_MAX; i++)
 		seq_printf(seq, "dropped %s %lld\n", pcn_kmsg_drop_name(i),
 			   atomic64_read(&pcn_stat_drops[i]));
+	pcn_fault_stat_show(seq);
 	return 0;
 }
 
@@ -102,6 +146,7 @@ static ssize_t pcn_stat_write(struct file *file, const char __user *buf,
 	}
 	for (i = 0; i < PCN_DROP_MAX; i++)
 		atomic64_set(&pcn_stat_drops[i], 0);
+	pcn_fault_stat_reset();
 	if (t && t->reset_stats)
 		t->reset_stats();
 	return len;

@@ -25,6 +25,11 @@ if [ "$nid" = 0 ]; then
 
 	/bin/test_migrate basic 1 "${rounds:-1000}" 2
 	tap $? "test_migrate basic exited 0"
+	grep '^fault ' /proc/popcorn_stat | sed 's/^/# /'
+	stat_at_least 1 fault local && stat_at_least 1 fault remote_read &&
+		stat_at_least 4096 fault invalidation &&
+		[ "$(awk '$1 == "fault" && $2 == "invalidation" { print $4 }' /proc/popcorn_stat)" -gt 0 ]
+	tap $? "/proc/popcorn_stat counts the origin's faults by kind with a mean latency"
 
 	/bin/test_migrate exit 1 42
 	rc=$?
@@ -83,4 +88,11 @@ elif [ "$nid" = 1 ]; then
 	wpid=$(awk '{ print $3; exit }' $workers)
 	wait_until 60 sh -c "[ ! -d /proc/$wpid ]"
 	tap $? "worker $wpid and its thread gone after the origin process was killed (${WAITED}s)"
+	# The 16 MiB buffer is changed here: 4096 write faults at least.
+	wait_until 600 stat_at_least 4096 fault remote_write
+	tap $? "/proc/popcorn_stat counts this node's remote write faults"
+	grep '^fault ' /proc/popcorn_stat | sed 's/^/# /'
+	stat_at_least 4096 fault remote_read &&
+		[ "$(awk '$1 == "fault" && $2 == "remote_read" { print $4 }' /proc/popcorn_stat)" -gt 0 ]
+	tap $? "remote read faults counted with their mean latency"
 fi

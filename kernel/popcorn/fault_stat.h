@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Page-fault counters of /proc/popcorn_stat ("fault KIND COUNT MEAN_NS"). */
+#ifndef _POPCORN_FAULT_STAT_H
+#define _POPCORN_FAULT_STAT_H
+
+#include <linux/types.h>
+
+struct seq_file;
+
+enum pcn_fault_kind {
+	PCN_FAULT_LOCAL,	/* origin: served here, no message */
+	PCN_FAULT_REMOTE_READ,	/* a copy fetched from the other side */
+	PCN_FAULT_REMOTE_WRITE,	/* exclusive ownership fetched */
+	PCN_FAULT_INVALIDATION,	/* a copy revoked (origin) or dropped (remote) */
+	PCN_FAULT_RETRY,	/* a grant overtaken by an invalidation */
+	PCN_FAULT_NR
+};
+
+/* Count one event of @kind that took @ns nanoseconds. */
+void pcn_fault_account(enum pcn_fault_kind kind, u64 ns);
+void pcn_fault_stat_show(struct seq_file *seq);
+void pcn_fault_stat_reset(void);
+
+#endif /* _POPCORN_FAULT_STAT_H */
