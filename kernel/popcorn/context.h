@@ -80,6 +80,8 @@ int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 		      unsigned long end);
 
 /* migrate.c */
+/* Handler of every message type that is served by a shadow. */
+void pcn_handle_shadow_msg(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_migrate_node_offline(int nid);
 int pcn_remote_thread_start(struct remote_context *ctx,
 			    struct pcn_kmsg_hdr *msg, pid_t *pid);
@@ -88,12 +90,10 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
 
 /* remote_io.c: FILE_WRITE is served by the shadow of the writer. */
-void pcn_handle_file_write(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_file_write_serve(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_file_write_reply(int nid, struct pcn_kmsg_hdr *msg, ssize_t ret);
 
 /* vma_server.c: VMA_OP is served by the shadow of the calling thread. */
-void pcn_handle_vma_op(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_vma_op_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
 		      unsigned long old_brk);

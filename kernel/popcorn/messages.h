@@ -6,6 +6,8 @@
 #ifndef _POPCORN_MESSAGES_H
 #define _POPCORN_MESSAGES_H
 
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
 #include <asm/page_types.h>
 #include <popcorn/pcn_kmsg.h>
 
@@ -18,12 +20,28 @@ struct pcn_uregs {
 	u8 fx[512];		/* FXSAVE image: x87 and SSE state */
 } __packed;
 
+/*
+ * Messages for a shadow (TASK_BACK, TASK_EXIT, VMA_OP, FILE_WRITE) all
+ * start with these fields, by which the origin finds the shadow.
+ */
+struct pcn_shadow_msg_hdr {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;		/* the thread at the origin */
+} __packed;
+
+#define PCN_SHADOW_MSG(type)						\
+	static_assert(offsetof(struct type, ctx_id) ==			\
+		      offsetof(struct pcn_shadow_msg_hdr, ctx_id) &&	\
+		      offsetof(struct type, shadow_pid) ==		\
+		      offsetof(struct pcn_shadow_msg_hdr, shadow_pid))
+
 /* TASK_MIGRATE (origin -> remote) and TASK_BACK (remote -> origin). */
 struct pcn_task_msg {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
-	s32 origin_tgid;
 	s32 shadow_pid;		/* the thread at the origin */
+	s32 origin_tgid;
 	s32 remote_pid;		/* TASK_BACK: the thread at the remote */
 	s32 forward_nid;	/* TASK_BACK: go on to this node, or -1 */
 	u32 reserved;
@@ -31,6 +49,7 @@ struct pcn_task_msg {
 	u64 vdso;		/* TASK_MIGRATE: vDSO text address */
 	struct pcn_uregs regs;
 } __packed;
+PCN_SHADOW_MSG(pcn_task_msg);
 
 /* TASK_MIGRATED (remote -> origin). */
 struct pcn_task_reply {
@@ -50,6 +69,7 @@ struct pcn_task_exit_msg {
 	s32 code;		/* as given to do_exit() / do_group_exit() */
 	u32 group;		/* 1: the whole process exits */
 } __packed;
+PCN_SHADOW_MSG(pcn_task_exit_msg);
 
 /*
  * TASK_SIGNAL (origin -> remote): a signal the shadow received, with the
@@ -101,6 +121,7 @@ struct pcn_vma_op_msg {
 	u64 args[6];		/* VMA_OP_DONE: args[0] = old brk */
 	s64 ret;
 } __packed;
+PCN_SHADOW_MSG(pcn_vma_op_msg);
 
 /* PAGE_REQUEST (remote -> origin). */
 struct pcn_page_req {
@@ -156,5 +177,6 @@ struct pcn_file_write_msg {
 	s64 ret;
 	u8 data[];
 } __packed;
+PCN_SHADOW_MSG(pcn_file_write_msg);
 
 #endif /* _POPCORN_MESSAGES_H */

@@ -502,30 +502,10 @@ static void pcn_handle_task_migrate(int nid, struct pcn_kmsg_hdr *msg)
 	pcn_kmsg_done(msg);
 }
 
-static void pcn_handle_task_back(int nid, struct pcn_kmsg_hdr *msg)
+/* TASK_BACK, TASK_EXIT, VMA_OP, FILE_WRITE: for the shadow named. */
+void pcn_handle_shadow_msg(int nid, struct pcn_kmsg_hdr *msg)
 {
-	struct pcn_task_msg *m = (struct pcn_task_msg *)msg;
-
-	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
-}
-
-static void pcn_handle_task_exit(int nid, struct pcn_kmsg_hdr *msg)
-{
-	struct pcn_task_exit_msg *m = (struct pcn_task_exit_msg *)msg;
-
-	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
-}
-
-void pcn_handle_vma_op(int nid, struct pcn_kmsg_hdr *msg)
-{
-	struct pcn_vma_op_msg *m = (struct pcn_vma_op_msg *)msg;
-
-	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
-}
-
-void pcn_handle_file_write(int nid, struct pcn_kmsg_hdr *msg)
-{
-	struct pcn_file_write_msg *m = (struct pcn_file_write_msg *)msg;
+	struct pcn_shadow_msg_hdr *m = (struct pcn_shadow_msg_hdr *)msg;
 
 	pcn_shadow_deliver(nid, msg, m->ctx_id, m->shadow_pid);
 }
@@ -546,11 +526,11 @@ static int __init pcn_migrate_init(void)
 	if (!ret)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_TASK_BACK,
 						"task_back", tsize, tsize,
-						pcn_handle_task_back);
+						pcn_handle_shadow_msg);
 	if (!ret)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_TASK_EXIT,
 						"task_exit", esize, esize,
-						pcn_handle_task_exit);
+						pcn_handle_shadow_msg);
 	return ret;
 }
 late_initcall(pcn_migrate_init);

@@ -477,12 +477,13 @@ static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	vm_fault_t ret;
 	void *e, *buf;
 
-	u64 t0 = ktime_get_ns();
+	u64 t0;
 
 	/* The page server's own access (GUP) while it holds the lock. */
 	if (READ_ONCE(ctx->pages_owner) == current)
 		return 0;
 
+	t0 = ktime_get_ns();
 	pcn_pages_lock(ctx);
 	e = xa_load(&ctx->pages, idx);
 	v = e ? xa_to_value(e) : me;

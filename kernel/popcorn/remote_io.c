@@ -116,7 +116,7 @@ static int __init pcn_remote_io_init(void)
 	ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_FILE_WRITE,
 					"file_write", PCN_WRITE_HDR,
 					PCN_WRITE_HDR + PCN_WRITE_MAX,
-					pcn_handle_file_write);
+					pcn_handle_shadow_msg);
 	if (!ret)
 		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_FILE_WRITE_DONE,
 						 "file_write_done",

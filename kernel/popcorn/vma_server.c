@@ -205,8 +205,8 @@ void __pcn_vma_fault(struct mm_struct *mm, unsigned long addr)
 
 /* ---- address-space system calls ----------------------------------------- */
 
+/* mmap is not here: it is run through ksys_mmap_pgoff(). */
 static const unsigned int pcn_vma_op_nr[PCN_VMA_NR_OPS] = {
-	[PCN_VMA_MMAP]		= __NR_mmap,
 	[PCN_VMA_MUNMAP]	= __NR_munmap,
 	[PCN_VMA_BRK]		= __NR_brk,
 	[PCN_VMA_MPROTECT]	= __NR_mprotect,
@@ -394,7 +394,7 @@ static int __init pcn_vma_server_init(void)
 	if (!ret)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_VMA_OP, "vma_op",
 						osize, osize,
-						pcn_handle_vma_op);
+						pcn_handle_shadow_msg);
 	if (!ret)
 		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_VMA_OP_DONE,
 						 "vma_op_done", osize, osize);
