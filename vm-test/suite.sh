@@ -2,7 +2,8 @@
 # The QEMU test suite: boots the scenarios below, numbers and counts the
 # TAP lines every guest reports, and ends with "N passed, N failed".
 # Usage: suite.sh BZIMAGE INITRD
-# Environment: TRANSPORTS (default "tcp"), VMDIR, NODE_TIMEOUT.
+# Environment: TRANSPORTS (default "tcp"), VMDIR, NODE_TIMEOUT, DSM_TIMEOUT,
+# MIGRATE_ROUNDS, DSM_ITERS.
 set -uo pipefail
 
 NODE_TIMEOUT=${NODE_TIMEOUT:-180}
@@ -97,6 +98,15 @@ for transport in ${TRANSPORTS:-tcp}; do
 		     "pcn_rounds=${MIGRATE_ROUNDS:-1000}"
 	}
 	run_scenario "$transport-migrate" 3 migrate3
+
+	# One multithreaded process on three nodes at once.
+	dsm3() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=dsm" \
+		     "pcn_iters=${DSM_ITERS:-2000}"
+	}
+	# Several minutes of cross-node contention: a longer time limit.
+	NODE_TIMEOUT=${DSM_TIMEOUT:-900} run_scenario "$transport-dsm" 3 dsm3
 
 	# The largest cluster the harness is meant for: 8 nodes.
 	mesh8() {

@@ -7,8 +7,11 @@
 #ifndef _POPCORN_HOOKS_H
 #define _POPCORN_HOOKS_H
 
+#include <linux/ktime.h>
 #include <linux/mm_types.h>
 #include <linux/types.h>
+
+struct pt_regs;
 
 /* The address-space system calls pcn_vma_syscall() is given. */
 enum pcn_vma_op {
@@ -35,6 +38,13 @@ bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
 		       long *ret);
 bool __pcn_remote_write(unsigned int fd, const char __user *buf,
 			size_t count, ssize_t *ret);
+bool __pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
+			const ktime_t *timeout, u32 __user *uaddr2, u32 val2,
+			u32 val3, long *ret);
+bool __pcn_futex_waitv_refused(void);
+int __pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
+		   int (*dup)(struct mm_struct *mm, struct mm_struct *oldmm));
+int __pcn_remote_syscall(struct pt_regs *regs, int nr);
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
 static inline void pcn_mm_init(struct mm_struct *mm)
@@ -123,6 +133,58 @@ static inline bool pcn_remote_write(unsigned int fd, const char __user *buf,
 	return __pcn_remote_write(fd, buf, count, ret);
 }
 
+/*
+ * do_futex(): the futexes of a migrated thread's process live at its
+ * origin, where its other threads wait and wake.  True when Popcorn ran
+ * the operation there, with result *@ret.
+ */
+static inline bool pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
+				    const ktime_t *timeout,
+				    u32 __user *uaddr2, u32 val2, u32 val3,
+				    long *ret)
+{
+	if (likely(!current->remote))
+		return false;
+	return __pcn_remote_futex(uaddr, op, val, timeout, uaddr2, val2, val3,
+				  ret);
+}
+
+/*
+ * dup_mm(): @dup copies @oldmm into the child's @mm.  For a distributed
+ * process Popcorn first brings home every page a remote node writes and
+ * hands out none until the copy is made, so the child gets current data.
+ */
+static inline int pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
+			       int (*dup)(struct mm_struct *mm,
+					  struct mm_struct *oldmm))
+{
+	if (likely(!oldmm->remote))
+		return dup(mm, oldmm);
+	return __pcn_dup_mmap(mm, oldmm, dup);
+}
+
+/*
+ * do_syscall_64(): a thread running away from its origin makes only the
+ * system calls that act right there or that Popcorn runs at the origin;
+ * the others fail with -EOPNOTSUPP rather than act on the remote node's
+ * own files, ids or signal actions.  Returns the number of the call to
+ * run, or -1 when Popcorn answered it (result in regs->ax).
+ */
+static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
+{
+	if (likely(!current->at_remote))
+		return nr;
+	return __pcn_remote_syscall(regs, nr);
+}
+
+/* futex_waitv(): a vector of waits is not run at the origin: refused. */
+static inline bool pcn_futex_waitv_refused(void)
+{
+	if (likely(!current->remote))
+		return false;
+	return __pcn_futex_waitv_refused();
+}
+
 #else /* !CONFIG_POPCORN */
 
 struct task_struct;
@@ -159,6 +221,31 @@ static inline bool pcn_remote_write(unsigned int fd, const char __user *buf,
 				    size_t count, ssize_t *ret)
 {
 	return false;
+}
+
+static inline bool pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
+				    const ktime_t *timeout,
+				    u32 __user *uaddr2, u32 val2, u32 val3,
+				    long *ret)
+{
+	return false;
+}
+
+static inline bool pcn_futex_waitv_refused(void)
+{
+	return false;
+}
+
+static inline int pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
+			       int (*dup)(struct mm_struct *mm,
+					  struct mm_struct *oldmm))
+{
+	return dup(mm, oldmm);
+}
+
+static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
+{
+	return nr;
 }
 
 #endif /* CONFIG_POPCORN */

@@ -36,6 +36,10 @@ enum pcn_kmsg_type {
 	PCN_KMSG_TYPE_PAGE_INVALIDATED,
 	PCN_KMSG_TYPE_FILE_WRITE,	/* remote -> origin: write(fd, data) */
 	PCN_KMSG_TYPE_FILE_WRITE_DONE,
+	PCN_KMSG_TYPE_FUTEX,		/* remote -> origin: a futex operation */
+	PCN_KMSG_TYPE_FUTEX_DONE,
+	PCN_KMSG_TYPE_VMA_DROP,		/* origin -> remote: VMAs changed */
+	PCN_KMSG_TYPE_VMA_DROPPED,
 	PCN_KMSG_TYPE_MAX
 };
 
@@ -90,6 +94,14 @@ void pcn_kmsg_done(void *msg);
 int pcn_kmsg_request(int nid, void *req, size_t size,
 		     enum pcn_kmsg_type resp_type, unsigned long timeout,
 		     struct pcn_kmsg_hdr **resp);
+/*
+ * The same, for a request that may take as long as the caller's own
+ * system call (a futex wait): no timeout, ended by a fatal signal with
+ * -EINTR.
+ */
+int pcn_kmsg_request_killable(int nid, void *req, size_t size,
+			      enum pcn_kmsg_type resp_type,
+			      struct pcn_kmsg_hdr **resp);
 /* Answer request @req with @resp (type and size set by the caller). */
 int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 		   size_t size);

@@ -13,14 +13,17 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <popcorn/hooks.h>
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
 
 struct pcn_remote_worker;
+struct seq_file;
 
 struct remote_context {
 	struct kref kref;
@@ -39,22 +42,35 @@ struct remote_context {
 	struct work_struct exit_work;
 
 	/*
+	 * Origin: held for writing over a VMA change (mmap, munmap, ...)
+	 * from before its pages are taken back until every node dropped its
+	 * old VMAs, and for reading by the page server over a grant, so
+	 * that no remote gets a page of the range meanwhile.
+	 */
+	struct rw_semaphore vma_sem;
+
+	/*
 	 * Page protocol.  Origin: @pages is the directory (page index ->
 	 * holder mask, see page_server.c), @grants the version of the grant
-	 * a writer got, @pages_lock orders ownership changes of this
-	 * process's pages.  Remote: @pages holds the version of the last
-	 * invalidation of a page, @grants that of the last grant installed
-	 * (or given up), and @wq wakes invalidations waiting for one.
+	 * a writer got.  Remote: @pages holds the version of the last
+	 * invalidation of a page, @grants that of the last grant received.
+	 * Both: @faults the fault handle of each page being worked on
+	 * (page.h), @wq wakes who waits for a handle to change.
 	 */
-	struct mutex pages_lock;
-	struct task_struct *pages_owner;	/* holder of pages_lock */
 	struct xarray pages;
 	struct xarray grants;
+	struct xarray faults;
 	atomic64_t version;
 	wait_queue_head_t wq;
 
 	struct pcn_remote_worker *worker;	/* remote only */
 };
+
+/* Origin: current is a shadow, serving a thread that runs at a remote. */
+static inline bool pcn_current_is_shadow(void)
+{
+	return current->peer_nid >= 0 && current->peer_nid != pcn_my_nid();
+}
 
 /* Origin: the context of @id with a reference, or NULL. */
 struct remote_context *pcn_context_get(u32 id);
@@ -75,9 +91,24 @@ int pcn_remote_error(s32 error);
 void pcn_process_forget_worker(struct remote_context *ctx, int nid);
 
 /* page_server.c */
-/* Origin: take back every remote copy of the pages in [start, end). */
+/*
+ * Origin: take back every remote copy of the pages in [start, end).
+ * Returns how many pages came home, or an error.
+ */
 int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 		      unsigned long end);
+/*
+ * Origin: bring home every page a remote writes (read copies stay).
+ * -EIO if a writer could not give its data back.
+ */
+int pcn_pages_reclaim_writers(struct remote_context *ctx);
+/*
+ * Origin: "tgid address holders w|r" for each page some remote holds
+ * (holders: a node mask; w: the one holder may write it).
+ */
+void pcn_pages_dump(struct seq_file *seq, struct remote_context *ctx);
+/* page.c: the context ends; free what the page protocol kept. */
+void pcn_pages_release(struct remote_context *ctx);
 
 /* migrate.c */
 /* Handler of every message type that is served by a shadow. */
@@ -92,6 +123,25 @@ void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
 /* remote_io.c: FILE_WRITE is served by the shadow of the writer. */
 void pcn_file_write_serve(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_file_write_reply(int nid, struct pcn_kmsg_hdr *msg, ssize_t ret);
+
+/* futex.c: FUTEX is served by the shadow of the waiting or waking thread. */
+void pcn_futex_serve(int nid, struct pcn_kmsg_hdr *msg);
+void pcn_futex_reply(int nid, struct pcn_kmsg_hdr *msg, long ret);
+
+/* vma_mirror.c: a VMA change at the origin, mirrored on every node. */
+struct pcn_vma_change;
+struct pcn_vma_change *pcn_vma_change_begin(struct remote_context *ctx,
+					    enum pcn_vma_op op,
+					    const unsigned long *args);
+/* After the call, with its result; node @except drops by itself. */
+void pcn_vma_change_end(struct pcn_vma_change *ch, long ret, int except);
+/* An origin thread's call: ended on its way back to user space. */
+int pcn_vma_change_origin(struct remote_context *ctx, enum pcn_vma_op op,
+			  const unsigned long *args);
+/* madvise(MADV_RELEASE) at the origin: the range's pages come home. */
+long pcn_vma_release(struct remote_context *ctx, const unsigned long *args);
+int pcn_vma_op_ranges(enum pcn_vma_op op, const unsigned long *a, long ret,
+		      unsigned long old_brk, unsigned long r[2][2]);
 
 /* vma_server.c: VMA_OP is served by the shadow of the calling thread. */
 void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg);

@@ -12,7 +12,8 @@ enum pcn_fault_kind {
 	PCN_FAULT_REMOTE_READ,	/* a copy fetched from the other side */
 	PCN_FAULT_REMOTE_WRITE,	/* exclusive ownership fetched */
 	PCN_FAULT_INVALIDATION,	/* a copy revoked (origin) or dropped (remote) */
-	PCN_FAULT_RETRY,	/* a grant overtaken by an invalidation */
+	PCN_FAULT_RETRY,	/* a grant overtaken, or the origin busy */
+	PCN_FAULT_RELEASE,	/* origin: a page taken home by MADV_RELEASE */
 	PCN_FAULT_NR
 };
 

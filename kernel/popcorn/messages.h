@@ -21,8 +21,8 @@ struct pcn_uregs {
 } __packed;
 
 /*
- * Messages for a shadow (TASK_BACK, TASK_EXIT, VMA_OP, FILE_WRITE) all
- * start with these fields, by which the origin finds the shadow.
+ * Messages for a shadow (TASK_BACK, TASK_EXIT, VMA_OP, FILE_WRITE, FUTEX)
+ * all start with these fields, by which the origin finds the shadow.
  */
 struct pcn_shadow_msg_hdr {
 	struct pcn_kmsg_hdr hdr;
@@ -123,15 +123,28 @@ struct pcn_vma_op_msg {
 } __packed;
 PCN_SHADOW_MSG(pcn_vma_op_msg);
 
-/* PAGE_REQUEST (remote -> origin). */
+/*
+ * VMA_DROP (origin -> remote): unmap these ranges, whose VMAs changed at
+ * the origin; they are fetched again on demand.  VMA_DROPPED: done.
+ */
+#define PCN_VMA_DROP_RANGES	2
+
+struct pcn_vma_drop_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	u32 nr;
+	u64 range[PCN_VMA_DROP_RANGES][2];	/* [start, end) */
+} __packed;
+
+/* PAGE_REQUEST (remote -> origin); flags in page.h. */
 struct pcn_page_req {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
-	u32 write;
+	u32 flags;
 	u64 addr;
 } __packed;
 
-/* PAGE_GRANT: data follows unless error is set. */
+/* PAGE_GRANT: a page of data follows unless error is set. */
 struct pcn_page_grant {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
@@ -140,8 +153,10 @@ struct pcn_page_grant {
 	u64 version;
 	u32 write;
 	u32 reserved;
-	u8 data[PAGE_SIZE];
+	u8 data[];
 } __packed;
+
+#define PCN_GRANT_SIZE	(sizeof(struct pcn_page_grant) + PAGE_SIZE)
 
 /* PAGE_INVALIDATE (origin -> remote). */
 struct pcn_page_inval {
@@ -178,5 +193,25 @@ struct pcn_file_write_msg {
 	u8 data[];
 } __packed;
 PCN_SHADOW_MSG(pcn_file_write_msg);
+
+/*
+ * FUTEX (remote -> origin shadow): a futex operation of the thread, with
+ * its timeout made relative (the nodes' clocks differ).  FUTEX_DONE: the
+ * result in ret.
+ */
+struct pcn_futex_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	s32 op;
+	u32 val;
+	u64 uaddr;
+	u64 uaddr2;
+	u32 val2;
+	u32 val3;
+	s64 timeout_ns;		/* relative; -1: none */
+	s64 ret;
+} __packed;
+PCN_SHADOW_MSG(pcn_futex_msg);
 
 #endif /* _POPCORN_MESSAGES_H */

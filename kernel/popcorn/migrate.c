@@ -7,8 +7,8 @@
  * creates a thread in its group that returns to user space with that
  * state.  The calling thread stays behind as the thread's *shadow*: it
  * sleeps in the system call and serves what only it can do for its
- * remote thread (address-space system calls and writes run with its mm
- * and files),
+ * remote thread (address-space system calls, writes and futex operations
+ * run with its mm, files and futex queues),
  * until the remote thread comes back (TASK_BACK: the shadow returns to
  * user space with the remote's registers) or exits (TASK_EXIT: the
  * shadow exits with the same status).  Migration between two remotes
@@ -69,6 +69,8 @@ static void pcn_shadow_reject(int nid, struct pcn_kmsg_hdr *msg)
 		pcn_vma_op_reply(nid, msg, -ESRCH, 0);
 	if (msg->type == PCN_KMSG_TYPE_FILE_WRITE)
 		pcn_file_write_reply(nid, msg, -ESRCH);
+	if (msg->type == PCN_KMSG_TYPE_FUTEX)
+		pcn_futex_reply(nid, msg, -ESRCH);
 	pcn_kmsg_done(msg);
 }
 
@@ -196,6 +198,10 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			continue;
 		case PCN_KMSG_TYPE_FILE_WRITE:
 			pcn_file_write_serve(item->nid, item->msg);
+			kfree(item);
+			continue;
+		case PCN_KMSG_TYPE_FUTEX:
+			pcn_futex_serve(item->nid, item->msg);
 			kfree(item);
 			continue;
 		case PCN_KMSG_TYPE_TASK_BACK:
@@ -502,7 +508,7 @@ static void pcn_handle_task_migrate(int nid, struct pcn_kmsg_hdr *msg)
 	pcn_kmsg_done(msg);
 }
 
-/* TASK_BACK, TASK_EXIT, VMA_OP, FILE_WRITE: for the shadow named. */
+/* TASK_BACK, TASK_EXIT, VMA_OP, FILE_WRITE, FUTEX: for the shadow named. */
 void pcn_handle_shadow_msg(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_shadow_msg_hdr *m = (struct pcn_shadow_msg_hdr *)msg;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Popcorn page server: reader-replicate / writer-invalidate coherence of
- * the pages of a distributed process, the origin acting as home.
+ * Popcorn page server: the origin's half of the reader-replicate /
+ * writer-invalidate coherence of a distributed process's pages; the
+ * origin is home to every page.  The remote half is page_client.c.
  *
  * The origin's directory (ctx->pages, indexed by page number) holds an
  * entry only for a page some remote has a copy of: a mask of the nodes
@@ -17,28 +18,25 @@
  *   origin thread faulting meanwhile finds it and waits;
  * - a remote that gets a grant after a later invalidation of the same
  *   page drops the grant (versions from one counter per process); an
- *   invalidation that must take data from a writer first waits for that
- *   writer's grant to be installed.
+ *   invalidation that must take data from a writer reaches the writer
+ *   after that writer's grant (page_client.c).
  *
- * Ownership changes and the origin's own faults of one process are
- * serialised by ctx->pages_lock (always taken inside mmap_lock); its
- * holder's own faults (GUP by the page server) pass straight through.
+ * Every change of one page's ownership, and every fault of an origin
+ * thread on it, is made by the owner of the page's fault handle (always
+ * taken inside mmap_lock); others wait for it, or, for a remote's
+ * request, are told to retry.  Different pages never wait for each
+ * other.  The owner's own faults (GUP by the page server) pass straight
+ * through.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
-#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
-#include <linux/memcontrol.h>
 #include <linux/mm.h>
-#include <linux/mmu_notifier.h>
-#include <linux/pgtable.h>
-#include <linux/rmap.h>
 #include <linux/sched/mm.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/swap.h>
 #include <linux/xarray.h>
-#include <asm/tlbflush.h>
 #include <popcorn/hooks.h>
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
@@ -46,200 +44,71 @@
 #include "context.h"
 #include "fault_stat.h"
 #include "messages.h"
+#include "page.h"
 
-#define PCN_PAGE_TIMEOUT	(10 * HZ)
 #define PCN_PG_WRITER		BIT(POPCORN_MAX_NODES)
 #define PCN_PG_HOLDERS		GENMASK(POPCORN_MAX_NODES - 1, 0)
-
-#define PCN_GRANT_HDR		offsetof(struct pcn_page_grant, data)
-#define PCN_ACK_HDR		offsetof(struct pcn_page_inval_ack, data)
 
 static unsigned long pcn_me(void)
 {
 	return BIT(pcn_my_nid());
 }
 
-static void pcn_pages_lock(struct remote_context *ctx)
-{
-	mutex_lock(&ctx->pages_lock);
-	WRITE_ONCE(ctx->pages_owner, current);
-}
-
-static void pcn_pages_unlock(struct remote_context *ctx)
-{
-	WRITE_ONCE(ctx->pages_owner, NULL);
-	mutex_unlock(&ctx->pages_lock);
-}
-
-/* Pages whose contents the protocol can move between nodes. */
-static bool pcn_vma_distributable(struct vm_area_struct *vma)
-{
-	if (vma->vm_flags & (VM_SHARED | VM_IO | VM_PFNMAP | VM_MIXEDMAP |
-			     VM_HUGETLB))
-		return false;
-	/* Special mappings (vDSO, vvar) are each node's own. */
-	return vma_is_anonymous(vma) || vma->vm_file;
-}
-
-/* The PTE of @addr, locked, or NULL when there is no page table. */
-static pte_t *pcn_pte_lock(struct mm_struct *mm, unsigned long addr,
-			   spinlock_t **ptl)
-{
-	pgd_t *pgd = pgd_offset(mm, addr);
-	p4d_t *p4d;
-	pud_t *pud;
-	pmd_t *pmd;
-
-	if (pgd_none_or_clear_bad(pgd))
-		return NULL;
-	p4d = p4d_offset(pgd, addr);
-	if (p4d_none_or_clear_bad(p4d))
-		return NULL;
-	pud = pud_offset(p4d, addr);
-	if (pud_none_or_clear_bad(pud))
-		return NULL;
-	pmd = pmd_offset(pud, addr);
-	if (pmd_none(*pmd) || pmd_trans_huge(*pmd) || pmd_bad(*pmd))
-		return NULL;
-	return pte_offset_map_lock(mm, pmd, addr, ptl);
-}
-
 /*
- * Take the page mapped at @addr: zap the PTE, or write-protect it, and
- * then copy the contents to @buf (if given).  The copy is made after the
- * PTE stopped allowing writes, so it is the last data written.
- * Returns -ENOENT if no page is mapped there.
+ * Become the owner of page @idx's fault handle.  A handle owned by
+ * another task is waited for when @wait, else -EAGAIN.
  */
-static int pcn_take_pte(struct vm_area_struct *vma, unsigned long addr,
-			void *buf, bool zap)
+static struct pcn_fault *pcn_page_lock(struct remote_context *ctx,
+				       unsigned long idx, bool wait)
 {
-	struct mm_struct *mm = vma->vm_mm;
-	struct page *page;
-	spinlock_t *ptl;	/* the page table lock */
-	pte_t *pte, entry;
-	void *kaddr;
+	struct pcn_fault *f = pcn_fault_alloc(), *cur;
 
-	pte = pcn_pte_lock(mm, addr, &ptl);
-	if (!pte)
-		return -ENOENT;
-	entry = *pte;
-	if (!pte_present(entry)) {
-		pte_unmap_unlock(pte, ptl);
-		return -ENOENT;
-	}
-	page = vm_normal_page(vma, addr, entry);	/* NULL: zero page */
-	if (page)
-		get_page(page);
-	if (zap) {
-		ptep_clear_flush_notify(vma, addr, pte);
-		if (page) {
-			page_remove_rmap(page, vma, false);
-			dec_mm_counter(mm, mm_counter(page));
-			put_page(page);		/* the mapping's reference */
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	f->owner = current;
+	for (;;) {
+		xa_lock(&ctx->faults);
+		cur = __xa_cmpxchg(&ctx->faults, idx, NULL, f, GFP_KERNEL);
+		if (!cur) {
+			xa_unlock(&ctx->faults);
+			return f;
 		}
-	} else if (pte_write(entry)) {
-		entry = ptep_clear_flush_notify(vma, addr, pte);
-		set_pte_at(mm, addr, pte, pte_wrprotect(entry));
-	}
-	pte_unmap_unlock(pte, ptl);
-
-	if (buf) {
-		if (page) {
-			kaddr = kmap_local_page(page);
-			memcpy(buf, kaddr, PAGE_SIZE);
-			kunmap_local(kaddr);
-		} else {
-			memset(buf, 0, PAGE_SIZE);
+		if (xa_is_err(cur) || !wait) {
+			xa_unlock(&ctx->faults);
+			pcn_fault_put(f);
+			return ERR_PTR(xa_is_err(cur) ? -ENOMEM : -EAGAIN);
 		}
+		refcount_inc(&cur->ref);
+		xa_unlock(&ctx->faults);
+		wait_for_completion(&cur->done);
+		pcn_fault_put(cur);
 	}
-	if (page)
-		put_page(page);
-	return 0;
 }
 
-/* Remote: an invalidation newer than grant @version came first. */
-static bool pcn_grant_stale(struct remote_context *ctx, unsigned long addr,
-			    u64 version)
+static void pcn_page_unlock(struct remote_context *ctx, unsigned long idx,
+			    struct pcn_fault *f)
 {
-	void *e = xa_load(&ctx->pages, addr >> PAGE_SHIFT);
-
-	return e && xa_to_value(e) > version;
+	xa_erase(&ctx->faults, idx);
+	complete_all(&f->done);
+	pcn_fault_put(f);
 }
 
-/*
- * Map a new private page with @data at @addr (no page there yet), as
- * do_anonymous_page() does.  @rctx: at a remote, drop it if stale.
- */
-static vm_fault_t pcn_install_page(struct vm_area_struct *vma,
-				   unsigned long addr, const void *data,
-				   bool writable, struct remote_context *rctx,
-				   u64 version)
+/* True when current owns page @idx (handles are freed after RCU). */
+static bool pcn_page_owned(struct remote_context *ctx, unsigned long idx)
 {
-	struct mm_struct *mm = vma->vm_mm;
-	struct page *page;
-	spinlock_t *ptl;	/* the page table lock */
-	pte_t *pte, entry;
-	void *kaddr;
-	pgd_t *pgd;
-	p4d_t *p4d;
-	pud_t *pud;
-	pmd_t *pmd;
+	struct pcn_fault *f;
+	bool ret;
 
-	pgd = pgd_offset(mm, addr);
-	p4d = p4d_alloc(mm, pgd, addr);
-	if (!p4d)
-		return VM_FAULT_OOM;
-	pud = pud_alloc(mm, p4d, addr);
-	if (!pud)
-		return VM_FAULT_OOM;
-	pmd = pmd_alloc(mm, pud, addr);
-	if (!pmd || pte_alloc(mm, pmd))
-		return VM_FAULT_OOM;
-	if (unlikely(pmd_trans_unstable(pmd)))
-		return VM_FAULT_NOPAGE;
-	if (unlikely(anon_vma_prepare(vma)))
-		return VM_FAULT_OOM;
-	page = alloc_zeroed_user_highpage_movable(vma, addr);
-	if (!page)
-		return VM_FAULT_OOM;
-	kaddr = kmap_local_page(page);
-	memcpy(kaddr, data, PAGE_SIZE);
-	kunmap_local(kaddr);
-	if (mem_cgroup_charge(page_folio(page), mm, GFP_KERNEL)) {
-		put_page(page);
-		return VM_FAULT_OOM;
-	}
-	__SetPageUptodate(page);
-
-	entry = mk_pte(page, vma->vm_page_prot);
-	entry = pte_sw_mkyoung(entry);
-	if (writable && (vma->vm_flags & VM_WRITE))
-		entry = pte_mkwrite(pte_mkdirty(entry));
-
-	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
-	if (!pte_none(*pte) ||
-	    (rctx && pcn_grant_stale(rctx, addr, version))) {
-		/* Raced with another fault or an invalidation: refault. */
-		pte_unmap_unlock(pte, ptl);
-		put_page(page);
-		if (rctx)
-			pcn_fault_account(PCN_FAULT_RETRY, 0);
-		return VM_FAULT_NOPAGE;
-	}
-	inc_mm_counter(mm, MM_ANONPAGES);
-	page_add_new_anon_rmap(page, vma, addr);
-	lru_cache_add_inactive_or_unevictable(page, vma);
-	set_pte_at(mm, addr, pte, entry);
-	update_mmu_cache(vma, addr, pte);
-	pte_unmap_unlock(pte, ptl);
-	return VM_FAULT_NOPAGE;
+	rcu_read_lock();
+	f = xa_load(&ctx->faults, idx);
+	ret = f && READ_ONCE(f->owner) == current;
+	rcu_read_unlock();
+	return ret;
 }
-
-/* ---- origin ------------------------------------------------------------ */
 
 /*
  * Ask @nid to drop its copy of @addr, and to send its data when
- * @want_data.  Called with ctx->pages_lock held.
+ * @want_data.  Called by the owner of the page's fault handle.
  */
 static int pcn_revoke(struct remote_context *ctx, int nid, unsigned long addr,
 		      bool want_data, void *buf)
@@ -424,67 +293,88 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 	return ret;
 }
 
+/*
+ * A remote's request for a page (PAGE_REQUEST).  A page busy with
+ * another operation is refused with -EAGAIN, which the remote retries
+ * with a growing delay, unless the request says it waited long enough
+ * (PCN_PAGE_WAIT): it then queues behind the operation.
+ */
 static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_page_req *req = (struct pcn_page_req *)msg;
 	struct remote_context *ctx = pcn_context_get(req->ctx_id);
 	unsigned long addr = req->addr & PAGE_MASK;
-	struct pcn_page_grant *resp;
+	bool write = req->flags & PCN_PAGE_WRITE;
+	struct pcn_page_grant *resp, nomem = {};	/* header only */
 	struct mm_struct *mm;
+	struct pcn_fault *f;
 	u64 version = 0;
 	int err = -ESRCH;
 
-	resp = kzalloc(sizeof(*resp), GFP_KERNEL);
+	resp = kzalloc(PCN_GRANT_SIZE, GFP_KERNEL);
 	if (!resp) {
-		if (ctx)
-			pcn_context_put(ctx);
-		pcn_kmsg_done(msg);
-		return;
-	}
-	if (!ctx || !test_bit(nid, ctx->asked) || req->write > 1 ||
-	    req->addr >= TASK_SIZE_MAX)
+		/* Still answer: the remote waits for this reply. */
+		resp = &nomem;
+		err = -ENOMEM;
 		goto reply;
+	}
+	if (!ctx || !test_bit(nid, ctx->asked) ||
+	    (req->flags & ~PCN_PAGE_FLAGS) || req->addr >= TASK_SIZE_MAX) {
+		err = ctx ? -EINVAL : -ESRCH;
+		goto reply;
+	}
 	mm = ctx->mm;
 	if (!mmget_not_zero(mm))
 		goto reply;
+	/* Not while a VMA change is under way (vma_mirror.c). */
+	down_read(&ctx->vma_sem);
 	mmap_read_lock(mm);
-	pcn_pages_lock(ctx);
-	err = pcn_page_grant(ctx, mm, nid, addr, req->write, resp->data,
-			     &version);
-	pcn_pages_unlock(ctx);
+	f = pcn_page_lock(ctx, addr >> PAGE_SHIFT,
+			  req->flags & PCN_PAGE_WAIT);
+	if (IS_ERR(f)) {
+		err = PTR_ERR(f);
+	} else {
+		err = pcn_page_grant(ctx, mm, nid, addr, write, resp->data,
+				     &version);
+		pcn_page_unlock(ctx, addr >> PAGE_SHIFT, f);
+	}
 	mmap_read_unlock(mm);
+	up_read(&ctx->vma_sem);
 	mmput(mm);
 reply:
 	resp->hdr.type = PCN_KMSG_TYPE_PAGE_GRANT;
 	resp->ctx_id = req->ctx_id;
 	resp->addr = addr;
 	resp->error = err;
-	resp->write = req->write;
+	resp->write = write;
 	resp->version = version;
-	pcn_kmsg_reply(nid, msg, resp, err ? PCN_GRANT_HDR : sizeof(*resp));
-	kfree(resp);
+	pcn_kmsg_reply(nid, msg, resp, err ? PCN_GRANT_HDR : PCN_GRANT_SIZE);
+	if (resp != &nomem)
+		kfree(resp);
 	if (ctx)
 		pcn_context_put(ctx);
 	pcn_kmsg_done(msg);
 }
 
-static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
-				   struct vm_area_struct *vma,
-				   unsigned long addr, unsigned int flags)
+vm_fault_t pcn_origin_fault(struct remote_context *ctx,
+			    struct vm_area_struct *vma, unsigned long addr,
+			    unsigned int flags)
 {
 	unsigned long idx = addr >> PAGE_SHIFT, me = pcn_me(), v;
 	bool write = flags & FAULT_FLAG_WRITE;
+	struct pcn_fault *f;
 	vm_fault_t ret;
 	void *e, *buf;
-
 	u64 t0;
 
-	/* The page server's own access (GUP) while it holds the lock. */
-	if (READ_ONCE(ctx->pages_owner) == current)
+	/* The page server's own access (GUP) while it owns the page. */
+	if (pcn_page_owned(ctx, idx))
 		return 0;
 
 	t0 = ktime_get_ns();
-	pcn_pages_lock(ctx);
+	f = pcn_page_lock(ctx, idx, true);
+	if (IS_ERR(f))
+		return VM_FAULT_OOM;
 	e = xa_load(&ctx->pages, idx);
 	v = e ? xa_to_value(e) : me;
 	if (!(v & me)) {
@@ -496,7 +386,7 @@ static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 			      VM_FAULT_SIGBUS : VM_FAULT_NOPAGE;
 			kfree(buf);
 		}
-		pcn_pages_unlock(ctx);
+		pcn_page_unlock(ctx, idx, f);
 		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
 					  PCN_FAULT_REMOTE_READ,
 				  ktime_get_ns() - t0);
@@ -505,29 +395,38 @@ static vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	if (write && v != me) {
 		/* A write here: the remotes' copies go first. */
 		if (pcn_revoke_readers(ctx, v, addr, -1)) {
-			pcn_pages_unlock(ctx);
+			pcn_page_unlock(ctx, idx, f);
 			return VM_FAULT_SIGBUS;
 		}
 		xa_erase(&ctx->pages, idx);
 	}
 	/*
-	 * The normal fault path, run with the lock held so that no grant
-	 * changes this page (or gives a copy before its PTE is writable)
-	 * meanwhile; it passes through here as the lock's owner.
+	 * The normal fault path, run while this task owns the page so that
+	 * no grant changes it (or gives a copy before its PTE is writable)
+	 * meanwhile; it passes through here as the owner.
 	 */
 	ret = handle_mm_fault(vma, addr, flags & ~FAULT_FLAG_USER, NULL);
-	pcn_pages_unlock(ctx);
+	pcn_page_unlock(ctx, idx, f);
 	pcn_fault_account(v == me ? PCN_FAULT_LOCAL : PCN_FAULT_REMOTE_WRITE,
 			  ktime_get_ns() - t0);
 	return ret ? ret : VM_FAULT_NOPAGE;
 }
 
-int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
-		      unsigned long end)
+/*
+ * Take back the remote copies of the pages in [start, end): only those a
+ * remote writes when @writers_only.  Returns how many came home, and in
+ * *@kept how many pages a remote writer still holds (it could not give
+ * its data back).
+ */
+static int __pcn_pages_reclaim(struct remote_context *ctx,
+			       unsigned long start, unsigned long end,
+			       bool writers_only, int *kept)
 {
 	unsigned long first = start >> PAGE_SHIFT, last, idx, v;
 	struct mm_struct *mm = ctx->mm;
+	struct pcn_fault *f;
 	void *e, *buf;
+	int ret = 0, n = 0;
 
 	if (end <= start)
 		return 0;
@@ -539,169 +438,63 @@ int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 	if (!buf)
 		return -ENOMEM;
 	mmap_read_lock(mm);
-	pcn_pages_lock(ctx);
 	xa_for_each_range(&ctx->pages, idx, e, first, last) {
 		unsigned long addr = idx << PAGE_SHIFT;
 
-		v = xa_to_value(e);
+		f = pcn_page_lock(ctx, idx, true);
+		if (IS_ERR(f)) {
+			ret = PTR_ERR(f);
+			break;
+		}
+		e = xa_load(&ctx->pages, idx);
+		v = e ? xa_to_value(e) : pcn_me();
 		/* A writer that cannot give its data back keeps the entry. */
 		if (!(v & pcn_me())) {
-			pcn_pull_writer(ctx, vma_lookup(mm, addr), addr, v,
-					buf);
-			continue;
-		}
-		if (!pcn_revoke_readers(ctx, v, addr, -1))
+			if (!pcn_pull_writer(ctx, vma_lookup(mm, addr), addr, v,
+					     buf))
+				n++;
+			else
+				(*kept)++;
+		} else if (v != pcn_me() && !writers_only &&
+			   !pcn_revoke_readers(ctx, v, addr, -1)) {
 			xa_erase(&ctx->pages, idx);
+			n++;
+		}
+		pcn_page_unlock(ctx, idx, f);
 	}
-	pcn_pages_unlock(ctx);
 	mmap_read_unlock(mm);
 	kfree(buf);
-	return 0;
+	return ret ? ret : n;
 }
 
-/* ---- remote ------------------------------------------------------------- */
-
-static vm_fault_t pcn_remote_fault(struct remote_context *ctx,
-				   struct vm_area_struct *vma,
-				   unsigned long addr, unsigned int flags)
+int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
+		      unsigned long end)
 {
-	bool write = flags & FAULT_FLAG_WRITE, present = false;
-	struct pcn_page_req req = {
-		.hdr.type = PCN_KMSG_TYPE_PAGE_REQUEST,
-		.ctx_id = ctx->id,
-		.write = write,
-		.addr = addr,
-	};
-	struct pcn_page_grant *grant;
-	struct pcn_kmsg_hdr *resp;
-	spinlock_t *ptl;	/* the page table lock */
-	pte_t *pte, entry;
-	vm_fault_t ret;
-	u64 t0;
-	int err;
+	int kept = 0;
 
-	pte = pcn_pte_lock(vma->vm_mm, addr, &ptl);
-	if (pte) {
-		entry = *pte;
-		pte_unmap_unlock(pte, ptl);
-		/* Swap and migration entries are this node's business. */
-		if (!pte_none(entry) && !pte_present(entry))
-			return 0;
-		present = pte_present(entry);
-		if (present && (!write || pte_write(entry)))
-			return 0;
-	}
-	if (write && !(vma->vm_flags & VM_WRITE))
-		return 0;
-
-	t0 = ktime_get_ns();
-	err = pcn_kmsg_request(ctx->origin_nid, &req, sizeof(req),
-			       PCN_KMSG_TYPE_PAGE_GRANT, PCN_PAGE_TIMEOUT,
-			       &resp);
-	if (err)
-		return VM_FAULT_SIGBUS;
-	grant = (struct pcn_page_grant *)resp;
-	if (grant->ctx_id != ctx->id || grant->addr != addr ||
-	    grant->write != write) {
-		ret = VM_FAULT_SIGBUS;
-	} else if (grant->error) {
-		ret = grant->error == -EFAULT ? VM_FAULT_SIGSEGV :
-		      VM_FAULT_SIGBUS;
-	} else if (resp->size != sizeof(*grant) || !grant->version ||
-		   grant->version >= LONG_MAX) {
-		ret = VM_FAULT_SIGBUS;
-	} else {
-		if (present)	/* our read-only copy gives way */
-			pcn_take_pte(vma, addr, NULL, true);
-		ret = pcn_install_page(vma, addr, grant->data, write, ctx,
-				       grant->version);
-		xa_store(&ctx->grants, addr >> PAGE_SHIFT,
-			 xa_mk_value(grant->version), GFP_KERNEL);
-		wake_up_all(&ctx->wq);
-		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
-					  PCN_FAULT_REMOTE_READ,
-				  ktime_get_ns() - t0);
-	}
-	pcn_kmsg_done(resp);
-	return ret;
+	return __pcn_pages_reclaim(ctx, start, end, false, &kept);
 }
 
-static bool pcn_grant_installed(struct remote_context *ctx,
-				unsigned long idx, u64 grant)
+int pcn_pages_reclaim_writers(struct remote_context *ctx)
 {
-	void *e = xa_load(&ctx->grants, idx);
+	int kept = 0, ret;
 
-	return e && xa_to_value(e) >= grant;
+	ret = __pcn_pages_reclaim(ctx, 0, TASK_SIZE_MAX, true, &kept);
+	if (ret >= 0 && kept)
+		ret = -EIO;
+	return ret < 0 ? ret : 0;
 }
 
-static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
+void pcn_pages_dump(struct seq_file *seq, struct remote_context *ctx)
 {
-	struct pcn_page_inval *req = (struct pcn_page_inval *)msg;
-	unsigned long addr = req->addr & PAGE_MASK;
-	unsigned long idx = addr >> PAGE_SHIFT;
-	struct pcn_page_inval_ack *ack;
-	struct remote_context *ctx;
-	struct vm_area_struct *vma;
-	u64 t0 = ktime_get_ns();
-	struct mm_struct *mm;
-	bool had = false;
+	unsigned long idx, v;
+	void *e;
 
-	ack = kzalloc(sizeof(*ack), GFP_KERNEL);
-	if (!ack) {
-		pcn_kmsg_done(msg);
-		return;
+	xa_for_each(&ctx->pages, idx, e) {
+		v = xa_to_value(e);
+		seq_printf(seq, "%d %lx %lx %c\n", ctx->tgid, idx << PAGE_SHIFT,
+			   v & PCN_PG_HOLDERS, v & PCN_PG_WRITER ? 'w' : 'r');
 	}
-	ctx = pcn_remote_context_get(nid, req->ctx_id);
-	if (ctx && req->addr < TASK_SIZE_MAX && req->version < LONG_MAX &&
-	    req->grant < LONG_MAX) {
-		/* The writer's grant is on its way to its PTE: let it land. */
-		if (req->grant)
-			wait_event_timeout(ctx->wq,
-					   pcn_grant_installed(ctx, idx,
-							       req->grant),
-					   PCN_PAGE_TIMEOUT);
-		xa_store(&ctx->pages, idx, xa_mk_value(req->version),
-			 GFP_KERNEL);
-		mm = ctx->mm;
-		/* Late (the origin gave up on it): a newer grant stays. */
-		if (pcn_grant_installed(ctx, idx, req->version + 1))
-			mm = NULL;
-		if (mm && mmget_not_zero(mm)) {
-			mmap_read_lock(mm);
-			vma = vma_lookup(mm, addr);
-			if (vma && pcn_vma_distributable(vma))
-				had = !pcn_take_pte(vma, addr,
-						    req->want_data ?
-						    ack->data : NULL, true);
-			mmap_read_unlock(mm);
-			mmput(mm);
-		}
-	}
-	if (ctx) {
-		pcn_context_put(ctx);
-		pcn_fault_account(PCN_FAULT_INVALIDATION, ktime_get_ns() - t0);
-	}
-	ack->hdr.type = PCN_KMSG_TYPE_PAGE_INVALIDATED;
-	ack->ctx_id = req->ctx_id;
-	ack->addr = req->addr;
-	ack->has_data = had && req->want_data;
-	pcn_kmsg_reply(nid, msg, ack,
-		       ack->has_data ? sizeof(*ack) : PCN_ACK_HDR);
-	kfree(ack);
-	pcn_kmsg_done(msg);
-}
-
-vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,
-				 unsigned long address, unsigned int flags)
-{
-	struct remote_context *ctx = READ_ONCE(vma->vm_mm->remote);
-
-	if (!ctx || !pcn_vma_distributable(vma))
-		return 0;
-	address &= PAGE_MASK;
-	if (ctx->at_origin)
-		return pcn_origin_fault(ctx, vma, address, flags);
-	return pcn_remote_fault(ctx, vma, address, flags);
 }
 
 static int __init pcn_page_server_init(void)
@@ -713,16 +506,6 @@ static int __init pcn_page_server_init(void)
 					sizeof(struct pcn_page_req),
 					sizeof(struct pcn_page_req),
 					pcn_handle_page_request);
-	if (!ret)
-		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_PAGE_GRANT,
-						 "page_grant", PCN_GRANT_HDR,
-						 sizeof(struct pcn_page_grant));
-	if (!ret)
-		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_PAGE_INVALIDATE,
-						"page_invalidate",
-						sizeof(struct pcn_page_inval),
-						sizeof(struct pcn_page_inval),
-						pcn_handle_page_invalidate);
 	if (!ret)
 		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_PAGE_INVALIDATED,
 						 "page_invalidated", PCN_ACK_HDR,

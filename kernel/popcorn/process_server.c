@@ -95,9 +95,10 @@ static void pcn_context_init(struct remote_context *ctx)
 {
 	kref_init(&ctx->kref);
 	mutex_init(&ctx->lock);
-	mutex_init(&ctx->pages_lock);
+	init_rwsem(&ctx->vma_sem);
 	xa_init(&ctx->pages);
 	xa_init(&ctx->grants);
+	xa_init(&ctx->faults);
 	atomic64_set(&ctx->version, 1);
 	init_waitqueue_head(&ctx->wq);
 }
@@ -107,6 +108,7 @@ static void pcn_context_release(struct kref *kref)
 	struct remote_context *ctx =
 		container_of(kref, struct remote_context, kref);
 
+	pcn_pages_release(ctx);
 	xa_destroy(&ctx->pages);
 	xa_destroy(&ctx->grants);
 	if (ctx->mm)
@@ -590,6 +592,29 @@ static int pcn_workers_show(struct seq_file *seq, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(pcn_workers);
 
+/* /sys/kernel/debug/popcorn/pages: the origin's page directories. */
+static int pcn_pages_show(struct seq_file *seq, void *v)
+{
+	struct remote_context *ctx;
+	unsigned long id = 0;
+
+	for (;;) {
+		rcu_read_lock();
+		ctx = xa_find(&pcn_contexts, &id, ULONG_MAX, XA_PRESENT);
+		if (ctx && !kref_get_unless_zero(&ctx->kref))
+			ctx = NULL;
+		rcu_read_unlock();
+		if (!ctx)
+			break;
+		pcn_pages_dump(seq, ctx);
+		pcn_context_put(ctx);
+		if (id++ == ULONG_MAX)
+			break;
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pcn_pages);
+
 static int __init pcn_process_server_init(void)
 {
 	size_t size = sizeof(struct pcn_process_msg);
@@ -611,6 +636,8 @@ static int __init pcn_process_server_init(void)
 		return ret;
 	debugfs_create_file("workers", 0400, pcn_debugfs_dir(), NULL,
 			    &pcn_workers_fops);
+	debugfs_create_file("pages", 0400, pcn_debugfs_dir(), NULL,
+			    &pcn_pages_fops);
 	return 0;
 }
 late_initcall(pcn_process_server_init);

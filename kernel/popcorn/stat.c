@@ -32,6 +32,7 @@ static const char * const pcn_fault_names[PCN_FAULT_NR] = {
 	[PCN_FAULT_REMOTE_WRITE]	= "remote_write",
 	[PCN_FAULT_INVALIDATION]	= "invalidation",
 	[PCN_FAULT_RETRY]		= "retry",
+	[PCN_FAULT_RELEASE]		= "release",
 };
 
 void pcn_fault_account(enum pcn_fault_kind kind, u64 ns)

@@ -11,9 +11,9 @@
  *
  * mmap, munmap, brk, mprotect, mremap and madvise of a remote thread run
  * at the origin, in its shadow (which has the process's mm and files):
- * VMA_OP, answered by VMA_OP_DONE.  Before any thread changes a range,
- * the origin takes back every remote copy of its pages; after the call,
- * the remote drops its own VMAs in the range and fetches them anew.
+ * VMA_OP, answered by VMA_OP_DONE.  Every node's VMAs follow the
+ * origin's (vma_mirror.c): after the call, the remote that made it drops
+ * its own VMAs in the changed ranges and fetches them anew.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -214,73 +214,12 @@ static const unsigned int pcn_vma_op_nr[PCN_VMA_NR_OPS] = {
 	[PCN_VMA_MADVISE]	= __NR_madvise,
 };
 
-/* Ranges an operation changes: at most two, [0] = start, [1] = end. */
-static int pcn_vma_op_ranges(enum pcn_vma_op op, const unsigned long *a,
-			     long ret, unsigned long old_brk,
-			     unsigned long r[2][2])
-{
-	switch (op) {
-	case PCN_VMA_MMAP:
-		if (IS_ERR_VALUE(ret))
-			return 0;
-		r[0][0] = ret;
-		r[0][1] = ret + a[1];
-		return 1;
-	case PCN_VMA_BRK:
-		r[0][0] = min_t(unsigned long, old_brk, ret);
-		r[0][1] = max_t(unsigned long, old_brk, ret);
-		return 1;
-	case PCN_VMA_MREMAP:
-		r[0][0] = a[0];
-		r[0][1] = a[0] + a[1];
-		if (IS_ERR_VALUE(ret))
-			return 1;
-		r[1][0] = ret;
-		r[1][1] = ret + a[2];
-		return 2;
-	default:
-		r[0][0] = a[0];
-		r[0][1] = a[0] + a[1];
-		return 1;
-	}
-}
-
 static void pcn_vma_unmap_local(unsigned long start, unsigned long end)
 {
 	start &= PAGE_MASK;
 	end = PAGE_ALIGN(end);
 	if (start < end && end <= TASK_SIZE_MAX)
 		vm_munmap(start, end - start);
-}
-
-/*
- * Origin: take back remote copies in the range @op changes.  The range
- * of a MAP_FIXED mmap or an mremap target is only known for sure after
- * the call; both are covered by their addresses as given.
- */
-static void pcn_vma_op_prepare(struct remote_context *ctx,
-			       enum pcn_vma_op op, const unsigned long *a)
-{
-	struct mm_struct *mm = current->mm;
-
-	switch (op) {
-	case PCN_VMA_MMAP:
-		if (a[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE))
-			pcn_pages_reclaim(ctx, a[0], a[0] + a[1]);
-		break;
-	case PCN_VMA_BRK:
-		pcn_pages_reclaim(ctx, min(a[0], mm->brk) & PAGE_MASK,
-				  PAGE_ALIGN(max(a[0], mm->brk)));
-		break;
-	case PCN_VMA_MREMAP:
-		pcn_pages_reclaim(ctx, a[0], a[0] + max(a[1], a[2]));
-		if (a[3] & MREMAP_FIXED)
-			pcn_pages_reclaim(ctx, a[4], a[4] + a[2]);
-		break;
-	default:
-		pcn_pages_reclaim(ctx, a[0], a[0] + a[1]);
-		break;
-	}
 }
 
 bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
@@ -298,8 +237,15 @@ bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
 	if (!ctx || op >= PCN_VMA_NR_OPS)
 		return false;
 	if (ctx->at_origin) {
-		pcn_vma_op_prepare(ctx, op, args);
-		return false;
+		/* A shadow's call is mirrored by pcn_vma_op_serve(). */
+		if (pcn_current_is_shadow())
+			return false;
+		if (op == PCN_VMA_MADVISE && args[2] == MADV_RELEASE) {
+			*ret = pcn_vma_release(ctx, args);
+			return true;
+		}
+		*ret = pcn_vma_change_origin(ctx, op, args);
+		return *ret != 0;
 	}
 	if (current->remote != ctx) {
 		/* A thread created here has no shadow to run it. */
@@ -353,11 +299,23 @@ void pcn_vma_op_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
 void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_vma_op_msg *req = (struct pcn_vma_op_msg *)msg;
+	struct remote_context *ctx = current->mm->remote;
 	unsigned long old_brk = current->mm->brk;
+	struct pcn_vma_change *ch = NULL;
 	struct pt_regs regs = { };
 	long ret = -EINVAL;
 
-	if (req->op == PCN_VMA_MMAP) {
+	if (req->op == PCN_VMA_MADVISE && req->args[2] == MADV_RELEASE) {
+		ret = pcn_vma_release(ctx, (unsigned long *)req->args);
+	} else if (req->op < PCN_VMA_NR_OPS) {
+		ch = pcn_vma_change_begin(ctx, req->op,
+					  (unsigned long *)req->args);
+		if (!ch)
+			ret = -ENOMEM;
+	}
+	if (!ch) {
+		/* Not run (or MADV_RELEASE): VMAs unchanged. */
+	} else if (req->op == PCN_VMA_MMAP) {
 		/* The hook saw ksys_mmap_pgoff(): offset in pages. */
 		ret = ksys_mmap_pgoff(req->args[0], req->args[1], req->args[2],
 				      req->args[3], req->args[4],
@@ -372,6 +330,9 @@ void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg)
 		regs.orig_ax = pcn_vma_op_nr[req->op];
 		ret = x64_sys_call(&regs, pcn_vma_op_nr[req->op]);
 	}
+	/* The caller's node drops the changed ranges itself. */
+	if (ch)
+		pcn_vma_change_end(ch, ret, nid);
 	pcn_vma_op_reply(nid, msg, ret, old_brk);
 	pcn_kmsg_done(msg);
 }

@@ -6,8 +6,9 @@
  * response echoes it.  A response is accepted only for a live wait of
  * the node it came from and of the type the wait expects, so a peer can
  * neither complete another node's wait nor complete one twice.  Every
- * wait is bounded by a timeout and ends with -EHOSTDOWN when its node
- * goes offline.
+ * wait is bounded by a timeout (or, for a request that stands for a
+ * blocking system call, by a fatal signal) and ends with -EHOSTDOWN when
+ * its node goes offline.
  */
 #include <linux/completion.h>
 #include <linux/init.h>
@@ -34,9 +35,10 @@ struct pcn_kmsg_wait {
 static DEFINE_XARRAY_ALLOC1(pcn_waits);
 static u32 pcn_wait_next;
 
-int pcn_kmsg_request(int nid, void *req, size_t size,
-		     enum pcn_kmsg_type resp_type, unsigned long timeout,
-		     struct pcn_kmsg_hdr **resp)
+static int __pcn_kmsg_request(int nid, void *req, size_t size,
+			      enum pcn_kmsg_type resp_type,
+			      unsigned long timeout, bool killable,
+			      struct pcn_kmsg_hdr **resp)
 {
 	struct pcn_kmsg_hdr *hdr = req;
 	struct pcn_kmsg_wait w = {
@@ -61,8 +63,12 @@ int pcn_kmsg_request(int nid, void *req, size_t size,
 	 * a node going offline after it is caught by pcn_kmsg_fail_waits().
 	 */
 	ret = pcn_kmsg_send(nid, req, size);
-	if (!ret && !wait_for_completion_timeout(&w.done, timeout))
+	if (!ret && killable) {
+		if (wait_for_completion_killable(&w.done))
+			ret = -EINTR;
+	} else if (!ret && !wait_for_completion_timeout(&w.done, timeout)) {
 		ret = -ETIMEDOUT;
+	}
 
 	/* A response may race with the timeout: take it under the lock. */
 	xa_lock(&pcn_waits);
@@ -74,6 +80,21 @@ int pcn_kmsg_request(int nid, void *req, size_t size,
 		return 0;
 	}
 	return ret ? ret : w.error;
+}
+
+int pcn_kmsg_request(int nid, void *req, size_t size,
+		     enum pcn_kmsg_type resp_type, unsigned long timeout,
+		     struct pcn_kmsg_hdr **resp)
+{
+	return __pcn_kmsg_request(nid, req, size, resp_type, timeout, false,
+				  resp);
+}
+
+int pcn_kmsg_request_killable(int nid, void *req, size_t size,
+			      enum pcn_kmsg_type resp_type,
+			      struct pcn_kmsg_hdr **resp)
+{
+	return __pcn_kmsg_request(nid, req, size, resp_type, 0, true, resp);
 }
 
 /* Hand @msg to the wait it answers; -ENOENT when there is none. */

@@ -22,6 +22,7 @@
 
 _Static_assert(MAX_POPCORN_NODES == POPCORN_MAX_NODES,
 	       "node limit differs from the kernel's");
+_Static_assert(MADV_RELEASE == 0x5043, "MADV_RELEASE differs from the kernel's");
 
 int popcorn_sys_migrate(int nid, void *uregs)
 {

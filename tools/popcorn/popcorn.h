@@ -19,6 +19,14 @@
 #define POPCORN_SYS_GET_THREAD_STATUS	452
 #define POPCORN_SYS_GET_NODE_INFO	453
 
+/*
+ * madvise() advice: give the pages of a range that this node holds back
+ * to the process's origin (include/uapi/linux/popcorn.h).
+ */
+#ifndef MADV_RELEASE
+#define MADV_RELEASE			0x5043
+#endif
+
 enum popcorn_node_status {
 	POPCORN_NODE_OFFLINE = 0x00,
 	POPCORN_NODE_ONLINE = 0x01,

@@ -37,6 +37,10 @@ if [ "$nid" = 0 ]; then
 	tap $? "exit(42) at node 1 ends the process at the origin with status 42 (got $rc)"
 
 	# Output of the thread while it is at node 1 comes out here, in order.
+	# Calls that would act on the remote's own state are refused there.
+	/bin/test_migrate syscalls 1
+	tap $? "test_migrate syscalls exited 0"
+
 	/bin/test_migrate print 1 > /tmp/print.out 2> /tmp/print.err
 	tap $? "test_migrate print exited 0"
 	grep '^ok\|^not ok' /tmp/print.out

@@ -60,4 +60,15 @@ struct popcorn_regset_x86_64 {
 	__u64 rflags;
 };
 
+/*
+ * madvise(addr, len, MADV_RELEASE) in a process that runs on several
+ * nodes: every copy other nodes hold of the pages in the range goes back
+ * to the process's origin (the data of a node that wrote a page first),
+ * so the next access from any other node fetches them anew.  Called at
+ * the origin it takes them back from every node.  VMAs are unchanged.
+ * EINVAL in a process that never migrated, as for any unknown advice.
+ * The value is far from the kernel's own MADV_* numbers.
+ */
+#define MADV_RELEASE		0x5043
+
 #endif /* _UAPI_LINUX_POPCORN_H */

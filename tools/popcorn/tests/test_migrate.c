@@ -10,6 +10,8 @@
  *   test_migrate spin NID                 print "# pid N", loop at NID
  *   test_migrate print NID                printf and write at NID: the output
  *                                         goes to this process's stdout/stderr
+ *   test_migrate syscalls NID             calls refused at NID (read, open,
+ *                                         kill, fork) and allowed ones
  *   test_migrate segv NID                 touch an address the origin has
  *                                         no VMA for, at NID (SIGSEGV)
  *   test_migrate signal NID               print "# pid N", wait at NID for
@@ -20,10 +22,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -323,6 +327,52 @@ static void basic(int nid, int rounds, int via)
 static volatile sig_atomic_t got_signal;
 static volatile int handler_nid = -1;
 
+/*
+ * System calls at a remote: those that would act on the remote worker's
+ * files, ids or signal actions are refused; the rest work.
+ */
+static void remote_syscalls(int nid)
+{
+	struct timespec nap = { 0, 1000000 };
+	int there, e_read, e_open, e_kill, e_fork, pid_there;
+	int r_read, r_open, r_kill, r_yield, r_sleep;
+	pid_t r_fork;
+	char c;
+
+	if (popcorn_migrate(nid))
+		return;
+	there = popcorn_current_nid();
+	r_read = read(0, &c, 1);
+	e_read = errno;
+	r_open = open("/proc/self/status", O_RDONLY);
+	e_open = errno;
+	r_kill = kill(getpid(), 0);
+	e_kill = errno;
+	r_fork = fork();
+	if (!r_fork)
+		_exit(0);	/* not expected: a child at the remote */
+	e_fork = errno;
+	pid_there = getpid();
+	r_yield = sched_yield();
+	r_sleep = nanosleep(&nap, NULL);
+	popcorn_migrate(0);
+	tap_check(there == nid, "syscalls: ran at node %d", there);
+	tap_check(r_read == -1 && e_read == EOPNOTSUPP,
+		  "read() at a remote: EOPNOTSUPP (%d, errno %d)", r_read, e_read);
+	tap_check(r_open == -1 && e_open == EOPNOTSUPP,
+		  "open() at a remote: EOPNOTSUPP (%d, errno %d)", r_open, e_open);
+	tap_check(r_kill == -1 && e_kill == EOPNOTSUPP,
+		  "kill() at a remote: EOPNOTSUPP (%d, errno %d)", r_kill, e_kill);
+	tap_check(r_fork == -1 && e_fork == EOPNOTSUPP,
+		  "fork() at a remote: EOPNOTSUPP (%d, errno %d)", r_fork, e_fork);
+	tap_check(pid_there == getpid(),
+		  "getpid() at a remote is the process id at the origin (%d, %d)",
+		  pid_there, getpid());
+	tap_check(!r_yield && !r_sleep,
+		  "sched_yield() and nanosleep() work at a remote (%d, %d)",
+		  r_yield, r_sleep);
+}
+
 static void on_usr1(int sig)
 {
 	got_signal = sig;
@@ -391,6 +441,8 @@ int main(int argc, char **argv)
 		tap_check(there == nid && r == -1 && e == EBADF,
 			  "write() at node %d to a descriptor the origin does not have: EBADF (%d, errno %d)",
 			  nid, r, e);
+	} else if (!strcmp(argv[1], "syscalls")) {
+		remote_syscalls(nid);
 	} else if (!strcmp(argv[1], "segv")) {
 		if (popcorn_migrate(nid))
 			return 100;

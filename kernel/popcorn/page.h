@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the two sides of the page protocol: page_server.c (the
+ * origin, home of every page) and page_client.c (a remote node).
+ */
+#ifndef _POPCORN_PAGE_H
+#define _POPCORN_PAGE_H
+
+#include <linux/completion.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+
+#include "context.h"
+#include "messages.h"
+
+/*
+ * Requests and invalidations that cannot get an answer in this time
+ * fail; the ones that stand for a thread's fault wait until the origin
+ * answers or goes offline.
+ */
+#define PCN_PAGE_TIMEOUT	(10 * HZ)
+
+#define PCN_GRANT_HDR		sizeof(struct pcn_page_grant)
+#define PCN_ACK_HDR		offsetof(struct pcn_page_inval_ack, data)
+
+/* pcn_page_req.flags */
+#define PCN_PAGE_WRITE		BIT(0)	/* exclusive ownership wanted */
+#define PCN_PAGE_WAIT		BIT(1)	/* wait for a busy page, no -EAGAIN */
+#define PCN_PAGE_FLAGS		(PCN_PAGE_WRITE | PCN_PAGE_WAIT)
+
+/*
+ * A fault handle: the one operation in progress on one page of a
+ * distributed process, in ctx->faults under the page's index; later
+ * comers wait for it instead of starting their own.
+ *
+ * At the origin it is held by the task changing the page's ownership
+ * (an origin thread's fault or a remote's request), and @done completes
+ * when it lets go.  At a remote it is the request in flight for the page
+ * (PCN_F_WAITING), then its answer (PCN_F_ANSWERED, @done completes)
+ * until a faulting thread installs it (PCN_F_INSTALLING) or an
+ * invalidation takes it over.
+ */
+enum pcn_fault_state {
+	PCN_F_WAITING,
+	PCN_F_ANSWERED,
+	PCN_F_INSTALLING,
+	PCN_F_GONE,
+};
+
+struct pcn_fault {
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct completion done;
+	struct task_struct *owner;	/* origin: the holder */
+	enum pcn_fault_state state;	/* remote, under the xa_lock */
+	int error;			/* remote: of the request */
+	struct pcn_page_grant *grant;	/* remote: the answer, a message */
+};
+
+struct pcn_fault *pcn_fault_alloc(void);
+void pcn_fault_put(struct pcn_fault *f);
+
+bool pcn_vma_distributable(struct vm_area_struct *vma);
+/* The PTE of @addr, with the page table lock (*@ptl) held, or NULL. */
+pte_t *pcn_pte_lock(struct mm_struct *mm, unsigned long addr,
+		    spinlock_t **ptl);	/* the page table lock, out */
+int pcn_take_pte(struct vm_area_struct *vma, unsigned long addr, void *buf,
+		 bool zap);
+vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
+			    const void *data, bool writable,
+			    struct remote_context *rctx, u64 version);
+
+/* page_server.c / page_client.c: the two halves of the fault hook. */
+vm_fault_t pcn_origin_fault(struct remote_context *ctx,
+			    struct vm_area_struct *vma, unsigned long addr,
+			    unsigned int flags);
+vm_fault_t pcn_remote_fault(struct remote_context *ctx,
+			    struct vm_area_struct *vma, unsigned long addr,
+			    unsigned int flags);
+
+#endif /* _POPCORN_PAGE_H */

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Popcorn page client: the remote node's half of the page protocol (the
+ * origin's is page_server.c).
+ *
+ * A fault on a page this node has no usable copy of asks the origin for
+ * it (PAGE_REQUEST).  One request per page is in flight: it is a fault
+ * handle in ctx->faults, and the threads faulting on that page meanwhile
+ * wait for it.  While it waits, the faulting thread does not hold the
+ * mmap_lock (it returns VM_FAULT_RETRY once the answer is in, and the
+ * retried fault installs it), so that nothing the origin needs from this
+ * node, an invalidation in particular, waits behind a VMA change queued
+ * for the lock.  A page the origin is busy with is refused with -EAGAIN
+ * and asked for again after a delay that doubles each time, up to
+ * PCN_PAGE_TRIES times; the last request asks the origin to wait.
+ *
+ * The origin sends a writer's grant before any invalidation of that
+ * grant.  An invalidation that wants the writer's data therefore waits
+ * until the grant is received here (ctx->grants: the version of the last
+ * grant received), lets an install in progress finish, and then takes
+ * the data from the page table or, if no thread installed the grant yet,
+ * from the grant itself.  ctx->pages holds the version of the last
+ * invalidation of each page: a grant older than that is never installed.
+ */
+#define pr_fmt(fmt) "popcorn: " fmt
+
+#include <linux/delay.h>
+#include <linux/init.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+#include <popcorn/hooks.h>
+#include <popcorn/pcn_kmsg.h>
+
+#include "context.h"
+#include "fault_stat.h"
+#include "messages.h"
+#include "page.h"
+
+#define PCN_PAGE_TRIES		8
+#define PCN_BACKOFF_MIN_US	100
+
+/* Ask the origin for the page at @addr until it is not busy. */
+static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
+			  bool write, struct pcn_page_grant **grantp)
+{
+	struct pcn_page_req req = {
+		.hdr.type = PCN_KMSG_TYPE_PAGE_REQUEST,
+		.ctx_id = ctx->id,
+		.addr = addr,
+	};
+	struct pcn_page_grant *grant;
+	struct pcn_kmsg_hdr *resp;
+	unsigned long us;
+	int tries, err;
+
+	for (tries = 0; ; tries++) {
+		req.flags = write ? PCN_PAGE_WRITE : 0;
+		if (tries >= PCN_PAGE_TRIES)
+			req.flags |= PCN_PAGE_WAIT;
+		err = pcn_kmsg_request_killable(ctx->origin_nid, &req,
+						sizeof(req),
+						PCN_KMSG_TYPE_PAGE_GRANT, &resp);
+		if (err)
+			return err;
+		grant = (struct pcn_page_grant *)resp;
+		if (grant->ctx_id != ctx->id || grant->addr != addr ||
+		    grant->write != write)
+			goto bad;
+		if (grant->error == -EAGAIN && !(req.flags & PCN_PAGE_WAIT)) {
+			pcn_kmsg_done(resp);
+			pcn_fault_account(PCN_FAULT_RETRY, 0);
+			us = PCN_BACKOFF_MIN_US << tries;
+			usleep_range(us, 2 * us);
+			continue;
+		}
+		if (grant->error) {
+			err = grant->error == -EFAULT ? -EFAULT : -EIO;
+			pcn_kmsg_done(resp);
+			return err;
+		}
+		if (resp->size != PCN_GRANT_SIZE || !grant->version ||
+		    grant->version >= LONG_MAX)
+			goto bad;
+		*grantp = grant;
+		return 0;
+	}
+bad:
+	pr_warn_ratelimited("bad grant for page %lx of process %d from node %d\n",
+			    addr, ctx->tgid, ctx->origin_nid);
+	pcn_kmsg_done(resp);
+	return -EPROTO;
+}
+
+static void pcn_grant_received(struct remote_context *ctx, unsigned long idx,
+			       u64 version)
+{
+	void *e = xa_load(&ctx->grants, idx);
+
+	if (!e || xa_to_value(e) < version)
+		xa_store(&ctx->grants, idx, xa_mk_value(version), GFP_KERNEL);
+}
+
+static bool pcn_grant_in(struct remote_context *ctx, unsigned long idx,
+			 u64 version)
+{
+	void *e = xa_load(&ctx->grants, idx);
+
+	return e && xa_to_value(e) >= version;
+}
+
+/* Let go of @f, answered or taken over, and wake who waits for it. */
+static void pcn_fault_finish(struct remote_context *ctx, unsigned long idx,
+			     struct pcn_fault *f)
+{
+	xa_lock(&ctx->faults);
+	if (xa_load(&ctx->faults, idx) == f) {
+		__xa_erase(&ctx->faults, idx);
+		pcn_fault_put(f);		/* the xarray's reference */
+	}
+	f->state = PCN_F_GONE;
+	xa_unlock(&ctx->faults);
+	wake_up_all(&ctx->wq);
+}
+
+/* Map the answer of @f (a handle in PCN_F_INSTALLING). */
+static vm_fault_t pcn_fault_install(struct remote_context *ctx,
+				    struct vm_area_struct *vma,
+				    unsigned long addr, struct pcn_fault *f)
+{
+	struct pcn_page_grant *grant = f->grant;
+	vm_fault_t ret = VM_FAULT_NOPAGE;
+
+	switch (f->error) {
+	case 0:
+		/* Our read-only copy gives way to a writable one. */
+		if (grant->write)
+			pcn_take_pte(vma, addr, NULL, true);
+		ret = pcn_install_page(vma, addr, grant->data, grant->write,
+				       ctx, grant->version);
+		break;
+	case -EINTR:
+		break;		/* its requester was killed: ask again */
+	case -EFAULT:
+		ret = VM_FAULT_SIGSEGV;
+		break;
+	default:
+		ret = VM_FAULT_SIGBUS;
+	}
+	refcount_inc(&f->ref);
+	pcn_fault_finish(ctx, addr >> PAGE_SHIFT, f);
+	pcn_fault_put(f);
+	return ret;
+}
+
+vm_fault_t pcn_remote_fault(struct remote_context *ctx,
+			    struct vm_area_struct *vma, unsigned long addr,
+			    unsigned int flags)
+{
+	bool can_drop = (flags & FAULT_FLAG_ALLOW_RETRY) &&
+			!(flags & FAULT_FLAG_RETRY_NOWAIT);
+	bool write = flags & FAULT_FLAG_WRITE;
+	unsigned long idx = addr >> PAGE_SHIFT;
+	struct mm_struct *mm = vma->vm_mm;
+	struct pcn_page_grant *grant = NULL;
+	struct pcn_fault *f, *cur;
+	spinlock_t *ptl;	/* the page table lock */
+	pte_t *pte, entry;
+	u64 t0;
+	int err;
+
+again:
+	pte = pcn_pte_lock(mm, addr, &ptl);
+	if (pte) {
+		entry = *pte;
+		pte_unmap_unlock(pte, ptl);
+		/* Swap and migration entries are this node's business. */
+		if (!pte_none(entry) && !pte_present(entry))
+			return 0;
+		if (pte_present(entry) && (!write || pte_write(entry)))
+			return 0;
+	}
+	if (write && !(vma->vm_flags & VM_WRITE))
+		return 0;
+
+	xa_lock(&ctx->faults);
+	cur = xa_load(&ctx->faults, idx);
+	if (cur && cur->state == PCN_F_ANSWERED) {
+		cur->state = PCN_F_INSTALLING;
+		xa_unlock(&ctx->faults);
+		return pcn_fault_install(ctx, vma, addr, cur);
+	}
+	if (cur) {
+		/* Someone else's request, or install: wait for it. */
+		refcount_inc(&cur->ref);
+		xa_unlock(&ctx->faults);
+		if (cur->state == PCN_F_INSTALLING) {
+			wait_event(ctx->wq, READ_ONCE(cur->state) == PCN_F_GONE);
+			pcn_fault_put(cur);
+			goto again;
+		}
+		if (can_drop) {
+			mmap_read_unlock(mm);
+			wait_for_completion_killable(&cur->done);
+			pcn_fault_put(cur);
+			return VM_FAULT_RETRY;
+		}
+		wait_for_completion_killable(&cur->done);
+		pcn_fault_put(cur);
+		if (fatal_signal_pending(current))
+			return VM_FAULT_SIGBUS;
+		goto again;
+	}
+	xa_unlock(&ctx->faults);
+
+	/* The first to fault on this page asks the origin for it. */
+	f = pcn_fault_alloc();
+	if (!f)
+		return VM_FAULT_OOM;
+	refcount_inc(&f->ref);			/* the xarray's */
+	err = xa_insert(&ctx->faults, idx, f, GFP_KERNEL);
+	if (err) {
+		refcount_dec(&f->ref);
+		pcn_fault_put(f);
+		if (err == -EBUSY)
+			goto again;
+		return VM_FAULT_OOM;
+	}
+	if (can_drop)
+		mmap_read_unlock(mm);
+
+	t0 = ktime_get_ns();
+	err = pcn_page_fetch(ctx, addr, write, &grant);
+	if (!err)
+		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
+					  PCN_FAULT_REMOTE_READ,
+				  ktime_get_ns() - t0);
+	xa_lock(&ctx->faults);
+	f->error = err;
+	f->grant = grant;
+	if (f->state == PCN_F_WAITING)
+		f->state = PCN_F_ANSWERED;
+	/* Under the lock: an invalidation that sees it sees the answer. */
+	if (grant)
+		pcn_grant_received(ctx, idx, grant->version);
+	xa_unlock(&ctx->faults);
+	complete_all(&f->done);
+	wake_up_all(&ctx->wq);
+	pcn_fault_put(f);
+	if (can_drop)
+		return VM_FAULT_RETRY;	/* the retried fault installs it */
+	if (fatal_signal_pending(current))
+		return VM_FAULT_SIGBUS;
+	goto again;
+}
+
+/* The state of page @idx's handle, or PCN_F_GONE without one. */
+static enum pcn_fault_state pcn_fault_state(struct remote_context *ctx,
+					    unsigned long idx)
+{
+	struct pcn_fault *f;
+	enum pcn_fault_state state = PCN_F_GONE;
+
+	xa_lock(&ctx->faults);
+	f = xa_load(&ctx->faults, idx);
+	if (f)
+		state = f->state;
+	xa_unlock(&ctx->faults);
+	return state;
+}
+
+/*
+ * Take over the answer to a request for page @idx that no thread has
+ * installed yet, if it is older than invalidation @version.
+ */
+static struct pcn_fault *pcn_fault_take(struct remote_context *ctx,
+					unsigned long idx, u64 version)
+{
+	struct pcn_fault *f;
+
+	xa_lock(&ctx->faults);
+	f = xa_load(&ctx->faults, idx);
+	if (f && f->state == PCN_F_ANSWERED && !f->error &&
+	    f->grant->version < version) {
+		__xa_erase(&ctx->faults, idx);	/* its reference is ours */
+		f->state = PCN_F_GONE;
+	} else {
+		f = NULL;
+	}
+	xa_unlock(&ctx->faults);
+	return f;
+}
+
+static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_page_inval *req = (struct pcn_page_inval *)msg;
+	unsigned long addr = req->addr & PAGE_MASK;
+	unsigned long idx = addr >> PAGE_SHIFT;
+	struct pcn_fault *taken = NULL;
+	struct pcn_page_inval_ack *ack;
+	struct remote_context *ctx;
+	struct vm_area_struct *vma;
+	u64 t0 = ktime_get_ns();
+	struct mm_struct *mm;
+	bool had = false;
+
+	ack = kzalloc(sizeof(*ack), GFP_KERNEL);
+	if (!ack) {
+		pcn_kmsg_done(msg);
+		return;
+	}
+	ctx = pcn_remote_context_get(nid, req->ctx_id);
+	if (!ctx || req->addr >= TASK_SIZE_MAX || req->version >= LONG_MAX ||
+	    req->grant >= LONG_MAX || req->grant >= req->version)
+		goto reply;
+	/* The writer's grant came before this: let it arrive. */
+	if (req->grant)
+		wait_event_timeout(ctx->wq,
+				   pcn_grant_in(ctx, idx, req->grant),
+				   PCN_PAGE_TIMEOUT);
+	/* Late (the origin gave up on it): a newer grant stays. */
+	if (pcn_grant_in(ctx, idx, req->version + 1))
+		goto reply;
+	/*
+	 * An install in progress ends first (its thread waits for nothing
+	 * but memory); an answer not installed yet is taken over here.
+	 */
+	for (;;) {
+		wait_event_timeout(ctx->wq,
+				   pcn_fault_state(ctx, idx) != PCN_F_INSTALLING,
+				   PCN_PAGE_TIMEOUT);
+		taken = pcn_fault_take(ctx, idx, req->version);
+		if (taken || pcn_fault_state(ctx, idx) != PCN_F_INSTALLING)
+			break;
+	}
+	xa_store(&ctx->pages, idx, xa_mk_value(req->version), GFP_KERNEL);
+	mm = ctx->mm;
+	if (mmget_not_zero(mm)) {
+		mmap_read_lock(mm);
+		vma = vma_lookup(mm, addr);
+		if (vma && pcn_vma_distributable(vma))
+			had = !pcn_take_pte(vma, addr,
+					    req->want_data && !taken ?
+					    ack->data : NULL, true);
+		mmap_read_unlock(mm);
+		mmput(mm);
+	}
+	if (taken) {
+		if (req->want_data)
+			memcpy(ack->data, taken->grant->data, PAGE_SIZE);
+		had = true;
+		complete_all(&taken->done);
+		wake_up_all(&ctx->wq);
+		pcn_fault_put(taken);
+	}
+	pcn_fault_account(PCN_FAULT_INVALIDATION, ktime_get_ns() - t0);
+reply:
+	if (ctx)
+		pcn_context_put(ctx);
+	ack->hdr.type = PCN_KMSG_TYPE_PAGE_INVALIDATED;
+	ack->ctx_id = req->ctx_id;
+	ack->addr = req->addr;
+	ack->has_data = had && req->want_data;
+	pcn_kmsg_reply(nid, msg, ack,
+		       ack->has_data ? sizeof(*ack) : PCN_ACK_HDR);
+	kfree(ack);
+	pcn_kmsg_done(msg);
+}
+
+static int __init pcn_page_client_init(void)
+{
+	int ret;
+
+	ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_PAGE_GRANT,
+					 "page_grant", PCN_GRANT_HDR,
+					 PCN_GRANT_SIZE);
+	if (!ret)
+		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_PAGE_INVALIDATE,
+						"page_invalidate",
+						sizeof(struct pcn_page_inval),
+						sizeof(struct pcn_page_inval),
+						pcn_handle_page_invalidate);
+	return ret;
+}
+late_initcall(pcn_page_client_init);

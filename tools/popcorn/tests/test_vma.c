@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest test of address-space changes in a process whose threads run on
+ * three nodes (issue 5, item 3), run at the origin (node 0):
+ *
+ *   test_vma semantics       mprotect, mremap, brk, munmap, madvise made
+ *                            by threads on one node, seen on the others;
+ *                            MADV_RELEASE moves pages home (seen in the
+ *                            origin's directory and /proc/popcorn_stat)
+ *   test_vma fork            fork() while node 1 writes a page: the child
+ *                            sees the data, keeps its own copy, execs;
+ *                            /proc/self/mem reads a page node 1 owns
+ *   test_vma segv-munmap     a thread at node 1 touches a range the origin
+ *                            unmapped: the process dies of SIGSEGV
+ *   test_vma segv-mprotect   a thread at node 2 writes a range a thread at
+ *                            node 1 made read-only: SIGSEGV
+ *
+ * An "agent" thread sits on each of nodes 1 and 2 and runs the jobs the
+ * main thread hands it, one at a time (a mutex and a condition variable:
+ * distributed futexes), so each step runs on a chosen node, in order.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../popcorn.h"
+#include "tap.h"
+
+#define PAGE		4096UL
+#define PAGES		4
+#define BRK_GROW	(16 * PAGE)
+
+struct agent {
+	int nid;
+	int ran_at;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	void (*job)(void);
+	int quit;
+};
+
+static struct agent agents[3] = {
+	[1] = { .nid = 1, .lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER },
+	[2] = { .nid = 2, .lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER },
+};
+
+static void *agent_main(void *arg)
+{
+	struct agent *a = arg;
+	void (*job)(void);
+
+	if (popcorn_migrate(a->nid))
+		a->ran_at = -1;
+	else
+		a->ran_at = popcorn_current_nid();
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		while (!a->job && !a->quit)
+			pthread_cond_wait(&a->cond, &a->lock);
+		if (!a->job)
+			break;
+		job = a->job;
+		pthread_mutex_unlock(&a->lock);
+		job();
+		pthread_mutex_lock(&a->lock);
+		a->job = NULL;
+		pthread_cond_broadcast(&a->cond);
+	}
+	pthread_mutex_unlock(&a->lock);
+	popcorn_migrate(0);
+	return NULL;
+}
+
+/* Run @job on node @nid (0: here) and wait for it to finish. */
+static void on(int nid, void (*job)(void))
+{
+	struct agent *a = &agents[nid];
+
+	if (!nid) {
+		job();
+		return;
+	}
+	pthread_mutex_lock(&a->lock);
+	a->job = job;
+	pthread_cond_broadcast(&a->cond);
+	while (a->job)
+		pthread_cond_wait(&a->cond, &a->lock);
+	pthread_mutex_unlock(&a->lock);
+}
+
+static int start_agents(void)
+{
+	int i;
+
+	for (i = 1; i <= 2; i++)
+		if (pthread_create(&agents[i].thread, NULL, agent_main,
+				   &agents[i]))
+			return -1;
+	/* An empty job each: both have arrived. */
+	for (i = 1; i <= 2; i++)
+		on(i, (void (*)(void))sched_yield);
+	for (i = 1; i <= 2; i++)
+		if (agents[i].ran_at != i)
+			return -1;
+	return 0;
+}
+
+static void stop_agents(void)
+{
+	int i;
+
+	for (i = 1; i <= 2; i++) {
+		pthread_mutex_lock(&agents[i].lock);
+		agents[i].quit = 1;
+		pthread_cond_broadcast(&agents[i].cond);
+		pthread_mutex_unlock(&agents[i].lock);
+		pthread_join(agents[i].thread, NULL);
+	}
+}
+
+/* ---- the jobs: globals in, globals out ---------------------------------- */
+
+static volatile char *region, *moved;
+static volatile long result;
+static char *brk_start;
+
+static int all_are(volatile char *p, size_t len, char c)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != c)
+			return 0;
+	return 1;
+}
+
+static void job_map(void)
+{
+	region = mmap(NULL, PAGES * PAGE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	result = region != MAP_FAILED;
+	if (result)
+		memset((char *)region, 'a', PAGES * PAGE);
+}
+
+static void job_unmap_region(void) { result = munmap((void *)region, PAGES * PAGE); }
+
+static void job_read_a(void) { result = all_are(region, PAGES * PAGE, 'a'); }
+static void job_protect_ro(void) { result = mprotect((void *)region, PAGES * PAGE, PROT_READ); }
+static void job_protect_rw(void)
+{
+	result = mprotect((void *)region, PAGES * PAGE, PROT_READ | PROT_WRITE);
+}
+static void job_write_b(void) { memset((char *)region + PAGE, 'b', PAGE); result = 1; }
+static void job_read_b(void) { result = all_are(region + PAGE, PAGE, 'b'); }
+static void job_grow(void)
+{
+	moved = mremap((void *)region, PAGES * PAGE, 2 * PAGES * PAGE,
+		       MREMAP_MAYMOVE);
+	result = moved != MAP_FAILED;
+}
+static void job_read_moved(void)
+{
+	result = all_are(moved, PAGE, 'a') && all_are(moved + PAGE, PAGE, 'b') &&
+		 all_are(moved + PAGES * PAGE, PAGES * PAGE, 0);
+}
+static void job_write_c(void) { memset((char *)moved + 5 * PAGE, 'c', PAGE); result = 1; }
+static void job_read_c(void) { result = all_are(moved + 5 * PAGE, PAGE, 'c'); }
+static void job_brk_grow(void)
+{
+	brk_start = sbrk(0);
+	result = sbrk(BRK_GROW) == brk_start;
+	if (result)
+		memset(brk_start, 'd', BRK_GROW);
+}
+static void job_brk_read(void) { result = all_are(brk_start, BRK_GROW, 'd'); }
+static void job_brk_shrink(void) { result = sbrk(-(long)BRK_GROW) != (void *)-1; }
+static void job_brk_where(void) { result = sbrk(0) == brk_start; }
+static void job_dontneed(void)
+{
+	result = madvise((void *)moved, 2 * PAGES * PAGE, MADV_DONTNEED);
+	if (result)
+		printf("# madvise: %m\n");
+}
+static void job_read_zero(void) { result = all_are(moved, 2 * PAGES * PAGE, 0); }
+static void job_unmap(void) { result = munmap((void *)moved, 2 * PAGES * PAGE); }
+static void job_map_again(void)
+{
+	void *p = mmap((void *)moved, 2 * PAGES * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	result = p == (void *)moved;
+	if (result)
+		memset(p, 'e', 2 * PAGES * PAGE);
+}
+static void job_read_e(void) { result = all_are(moved, 2 * PAGES * PAGE, 'e'); }
+static void job_touch(void) { result = region[0]; }
+static void job_touch_write(void) { region[0] = 'z'; result = 1; }
+
+static void step(int nid, void (*job)(void), long want, const char *what);
+
+/* ---- MADV_RELEASE --------------------------------------------------------- */
+
+static volatile char *pair;	/* two pages */
+
+static void job_map_pair(void)
+{
+	pair = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	result = pair != MAP_FAILED;
+}
+static void job_write_pair(void) { memset((char *)pair, 'r', 2 * PAGE); result = 1; }
+static void job_release_first(void)
+{
+	result = madvise((void *)pair, PAGE, MADV_RELEASE);
+}
+static void job_release_second(void)
+{
+	result = madvise((void *)pair + PAGE, PAGE, MADV_RELEASE);
+}
+static void job_release_unaligned(void)
+{
+	result = madvise((void *)pair + 1, PAGE, MADV_RELEASE) ? errno : 0;
+}
+static void job_read_first(void) { result = all_are(pair, PAGE, 'r'); }
+
+/*
+ * The origin's directory entry of the page at @p: its holder mask (0:
+ * the origin alone has it), with 'w' in *@mode when the holder writes.
+ */
+static long holders(volatile char *p, char *mode)
+{
+	FILE *f = fopen("/sys/kernel/debug/popcorn/pages", "r");
+	unsigned long addr, mask;
+	long ret = 0;
+	char m;
+	int pid;
+
+	*mode = '-';
+	if (!f)
+		return -1;
+	while (fscanf(f, "%d %lx %lx %c", &pid, &addr, &mask, &m) == 4)
+		if (pid == getpid() && addr == (unsigned long)p) {
+			ret = mask;
+			*mode = m;
+		}
+	fclose(f);
+	return ret;
+}
+
+/* A "fault KIND COUNT MEAN" line of /proc/popcorn_stat: COUNT. */
+static long fault_count(const char *kind)
+{
+	FILE *f = fopen("/proc/popcorn_stat", "r");
+	char line[256], k[64];
+	long n, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "fault %63s %ld", k, &n) == 2 &&
+		    !strcmp(k, kind))
+			ret = n;
+	fclose(f);
+	return ret;
+}
+
+static void release(void)
+{
+	long released;
+	char mode;
+	long h;
+
+	step(0, job_map_pair, 1, "mmap 2 pages at the origin");
+	step(1, job_write_pair, 1, "node 1 writes both");
+	h = holders(pair, &mode);
+	tap_check(h == 2 && mode == 'w',
+		  "MADV_RELEASE: node 1 owns the first page (holders %lx %c)",
+		  h, mode);
+	released = fault_count("release");
+	step(1, job_release_first, 0, "madvise(MADV_RELEASE) of the first page at node 1");
+	h = holders(pair, &mode);
+	tap_check(h == 0, "MADV_RELEASE: the first page is home (holders %lx)", h);
+	h = holders(pair + PAGE, &mode);
+	tap_check(h == 2 && mode == 'w',
+		  "MADV_RELEASE: the second page stays at node 1 (holders %lx %c)",
+		  h, mode);
+	tap_check(fault_count("release") == released + 1,
+		  "MADV_RELEASE: /proc/popcorn_stat counts 1 page released (%ld -> %ld)",
+		  released, fault_count("release"));
+	step(0, job_read_first, 1, "the origin reads node 1's data of the released page");
+	step(1, job_read_first, 1, "node 1 reads it again");
+	h = holders(pair, &mode);
+	tap_check(h == 3 && mode == 'r',
+		  "MADV_RELEASE: node 1 had to fetch it: it is a reader now (holders %lx %c)",
+		  h, mode);
+	step(0, job_release_second, 0, "madvise(MADV_RELEASE) of the second page at the origin");
+	h = holders(pair + PAGE, &mode);
+	tap_check(h == 0, "MADV_RELEASE at the origin takes the page home (holders %lx)", h);
+	step(2, job_release_unaligned, EINVAL, "MADV_RELEASE of an unaligned address: EINVAL");
+}
+
+/* ---- fork and /proc/PID/mem ----------------------------------------------- */
+
+static volatile long fork_page[PAGE / sizeof(long)] __attribute__((aligned(4096)));
+
+static void job_write_fork(void)
+{
+	fork_page[0] = 4242;
+	fork_page[1] = popcorn_current_nid();
+	result = 1;
+}
+static void job_write_after_fork(void) { fork_page[0] = 5353; result = 1; }
+static void job_write_mem(void) { fork_page[2] = 777; result = 1; }
+
+/* The child's exit status, or -1. */
+static int child_status(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void fork_and_mem(void)
+{
+	int pipefd[2], st;
+	long word = 0;
+	char mode;
+	pid_t pid;
+	long h;
+	int fd;
+
+	step(1, job_write_fork, 1, "node 1 writes a page before the fork");
+	h = holders((volatile char *)fork_page, &mode);
+	tap_check(h == 2 && mode == 'w', "fork: node 1 owns the page (holders %lx %c)",
+		  h, mode);
+	pid = fork();
+	if (!pid) {
+		if (fork_page[0] != 4242 || fork_page[1] != 1)
+			_exit(1);
+		execl("/bin/sh", "sh", "-c", "exit 42", (char *)NULL);
+		_exit(2);
+	}
+	st = child_status(pid);
+	tap_check(st == 42, "fork: the child sees node 1's write, then execs (status %d)",
+		  st);
+
+	/* A child that keeps its copy while node 1 writes the page again. */
+	if (pipe(pipefd))
+		return;
+	pid = fork();
+	if (!pid) {
+		char c;
+
+		close(pipefd[1]);
+		if (read(pipefd[0], &c, 1) != 1)
+			_exit(2);
+		_exit(fork_page[0] == 4242 ? 43 : 1);
+	}
+	close(pipefd[0]);
+	step(1, job_write_after_fork, 1, "node 1 writes the page again after the fork");
+	if (write(pipefd[1], "x", 1) != 1)
+		printf("# pipe write failed\n");
+	close(pipefd[1]);
+	st = child_status(pid);
+	tap_check(st == 43, "fork: the child's copy keeps the value of fork time (status %d)",
+		  st);
+	tap_check(fork_page[0] == 5353, "fork: the parent reads node 1's new value (%ld)",
+		  fork_page[0]);
+
+	step(1, job_write_mem, 1, "node 1 writes a word");
+	h = holders((volatile char *)fork_page, &mode);
+	fd = open("/proc/self/mem", O_RDONLY);
+	if (fd < 0 || pread(fd, &word, sizeof(word),
+			    (off_t)(unsigned long)&fork_page[2]) != sizeof(word))
+		word = -1;
+	if (fd >= 0)
+		close(fd);
+	tap_check(h == 2 && mode == 'w' && word == 777,
+		  "/proc/self/mem reads a page node 1 owned (holders %lx %c): %ld",
+		  h, mode, word);
+}
+
+/* Run @job on @nid and report whether result is @want. */
+static void step(int nid, void (*job)(void), long want, const char *what)
+{
+	result = -12345;
+	on(nid, job);
+	tap_check(result == want, "%s (node %d, result %ld)", what, nid,
+		  (long)result);
+}
+
+static int semantics(void)
+{
+	step(0, job_map, 1, "mmap 4 pages at the origin, filled with 'a'");
+	step(1, job_read_a, 1, "node 1 reads them");
+	step(2, job_read_a, 1, "node 2 reads them");
+	step(1, job_protect_ro, 0, "mprotect(PROT_READ) at node 1");
+	step(2, job_read_a, 1, "node 2 still reads the read-only range");
+	step(0, job_read_a, 1, "the origin still reads the read-only range");
+	step(0, job_protect_rw, 0, "mprotect(PROT_READ|PROT_WRITE) at the origin");
+	/* Node 2 had the read-only VMA: it must have been dropped. */
+	step(2, job_write_b, 1, "node 2 writes a page made writable again");
+	step(1, job_read_b, 1, "node 1 reads node 2's write");
+	step(0, job_read_b, 1, "the origin reads node 2's write");
+	step(1, job_grow, 1, "mremap to 8 pages (may move) at node 1");
+	step(2, job_read_moved, 1, "node 2 reads the data at the new address");
+	step(2, job_write_c, 1, "node 2 writes the grown part");
+	step(0, job_read_c, 1, "the origin reads it");
+	step(1, job_read_c, 1, "node 1 reads it");
+	step(1, job_brk_grow, 1, "brk grows by 64 KiB at node 1, written there");
+	step(2, job_brk_read, 1, "node 2 reads the new heap");
+	step(0, job_brk_read, 1, "the origin reads the new heap");
+	step(2, job_brk_shrink, 1, "brk shrinks back at node 2");
+	step(0, job_brk_where, 1, "the origin sees the break where node 2 left it");
+	step(1, job_brk_where, 1, "node 1 sees the break where node 2 left it");
+	step(0, job_dontneed, 0, "madvise(MADV_DONTNEED) at the origin");
+	step(1, job_read_zero, 1, "node 1 reads zeros after MADV_DONTNEED");
+	step(2, job_read_zero, 1, "node 2 reads zeros after MADV_DONTNEED");
+	step(2, job_unmap, 0, "munmap at node 2");
+	step(1, job_map_again, 1, "MAP_FIXED_NOREPLACE at node 1 finds the range free");
+	step(2, job_read_e, 1, "node 2 reads node 1's new mapping");
+	step(0, job_read_e, 1, "the origin reads node 1's new mapping");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "semantics";
+	int ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = start_agents();
+
+	if (!tap_check(!ret, "agents run on nodes 1 and 2 (%d, %d)",
+		       agents[1].ran_at, agents[2].ran_at))
+		return 1;
+	if (!strcmp(mode, "semantics")) {
+		semantics();
+		release();
+	} else if (!strcmp(mode, "fork")) {
+		fork_and_mem();
+	} else if (!strcmp(mode, "segv-munmap")) {
+		step(0, job_map, 1, "mmap at the origin");
+		step(1, job_read_a, 1, "node 1 reads it");
+		step(0, job_unmap_region, 0, "munmap at the origin");
+		printf("# node 1 touches it again: SIGSEGV expected\n");
+		on(1, job_touch);
+		tap_check(0, "node 1 touched an unmapped range and lived");
+	} else if (!strcmp(mode, "segv-mprotect")) {
+		step(0, job_map, 1, "mmap at the origin");
+		step(2, job_touch_write, 1, "node 2 writes it");
+		step(1, job_protect_ro, 0, "mprotect(PROT_READ) at node 1");
+		printf("# node 2 writes it again: SIGSEGV expected\n");
+		on(2, job_touch_write);
+		tap_check(0, "node 2 wrote a read-only range and lived");
+	} else {
+		fprintf(stderr, "unknown mode %s\n", mode);
+		return 2;
+	}
+	stop_agents();
+	return tap_failed ? 1 : 0;
+}

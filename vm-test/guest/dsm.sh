@@ -1,0 +1,43 @@
+#!/bin/sh
+# One process spread over three nodes (issue 5): node 0 runs the
+# multithreaded tests, nodes 1 and 2 host its threads.
+. /tests/lib.sh
+
+nid=$(cmdline_param pcn.nid)
+iters=$(cmdline_param pcn_iters)
+
+wait_until 60 sh -c "[ \$(popcorn nodes | grep -c '^node [0-9]* online') -eq 3 ]"
+tap $? "all three nodes online (after ${WAITED}s)"
+
+if [ "$nid" = 0 ]; then
+	echo 1 > /proc/popcorn_stat
+	# Address-space changes made on one node, seen on the others.
+	/bin/test_vma semantics
+	tap $? "test_vma semantics exited 0"
+	[ "$(stat_type vma_drop sent)" -ge 1 ]
+	tap $? "/proc/popcorn_stat counts VMA drops sent to other nodes (vma_drop $(stat_type vma_drop sent))"
+	/bin/test_vma fork
+	tap $? "test_vma fork exited 0"
+	/bin/test_vma segv-munmap
+	rc=$?
+	[ $rc -eq 139 ]
+	tap $? "a range unmapped at the origin gives SIGSEGV at node 1 (status $rc)"
+	/bin/test_vma segv-mprotect
+	rc=$?
+	[ $rc -eq 139 ]
+	tap $? "a range made read-only at node 1 gives SIGSEGV to a write at node 2 (status $rc)"
+
+	start=$(date +%s)
+	/bin/test_dsm 3 "${iters:-2000}" > /tmp/dsm.out
+	tap $? "test_dsm exited 0 ($(($(date +%s) - start))s)"
+	cat /tmp/dsm.out
+	for n in 0 1 2; do
+		eval "hello$n=$(grep -c "says hello from node $n\$" /tmp/dsm.out)"
+	done
+	[ "$hello0" -eq 3 ] && [ "$hello1" -eq 3 ] && [ "$hello2" -eq 2 ]
+	tap $? "printf from threads on nodes 1 and 2 reaches the origin's stdout ($hello0/$hello1/$hello2 lines)"
+	grep '^fault ' /proc/popcorn_stat | sed 's/^/# /'
+	[ "$(stat_type futex recv)" -ge 1 ] &&
+		[ "$(stat_type futex_done sent)" -ge 1 ]
+	tap $? "/proc/popcorn_stat counts futex operations run for remote threads (futex $(stat_type futex recv))"
+fi
