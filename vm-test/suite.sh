@@ -3,7 +3,7 @@
 # TAP lines every guest reports, and ends with "N passed, N failed".
 # Usage: suite.sh BZIMAGE INITRD
 # Environment: TRANSPORTS (default "tcp"), VMDIR, NODE_TIMEOUT, DSM_TIMEOUT,
-# MIGRATE_ROUNDS, DSM_ITERS.
+# MIGRATE_ROUNDS, DSM_ITERS, STRESS_SECONDS, MT_ROUNDS, MT_SLEEP_MS.
 set -uo pipefail
 
 NODE_TIMEOUT=${NODE_TIMEOUT:-180}
@@ -107,6 +107,17 @@ for transport in ${TRANSPORTS:-tcp}; do
 	}
 	# Several minutes of cross-node contention: a longer time limit.
 	NODE_TIMEOUT=${DSM_TIMEOUT:-900} run_scenario "$transport-dsm" 3 dsm3
+
+	# popcorn-kernel-lib style mt and rw programs, then random migration
+	# under load for STRESS_SECONDS (90 by default).
+	stress3() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=stress" \
+		     "pcn_stress_seconds=${STRESS_SECONDS:-90}" \
+		     "pcn_mt_rounds=${MT_ROUNDS:-100} pcn_mt_sleep_ms=${MT_SLEEP_MS:-100}"
+	}
+	NODE_TIMEOUT=$((${STRESS_SECONDS:-90} + ${DSM_TIMEOUT:-900})) \
+		run_scenario "$transport-stress" 3 stress3
 
 	# The largest cluster the harness is meant for: 8 nodes.
 	mesh8() {
