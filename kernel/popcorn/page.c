@@ -91,11 +91,15 @@ pte_t *pcn_pte_lock(struct mm_struct *mm, unsigned long addr,
 	return pte_offset_map_lock(mm, pmd, addr, ptl);
 }
 
+#define PCN_TAKE_TRIES	3
+
 /*
  * Take the page mapped at @addr: zap the PTE, or write-protect it, and
  * then copy the contents to @buf (if given).  The copy is made after the
- * PTE stopped allowing writes, so it is the last data written.
- * Returns -ENOENT if no page is mapped there.
+ * PTE stopped allowing writes, so it is the last data written.  A page
+ * swapped out or under migration is brought in first: it is never taken
+ * for a page this node does not have.  Returns -ENOENT if no page is
+ * mapped there.  Called with the mmap lock held.
  */
 int pcn_take_pte(struct vm_area_struct *vma, unsigned long addr, void *buf,
 		 bool zap)
@@ -105,14 +109,26 @@ int pcn_take_pte(struct vm_area_struct *vma, unsigned long addr, void *buf,
 	spinlock_t *ptl;	/* the page table lock */
 	pte_t *pte, entry;
 	void *kaddr;
+	int tries;
 
-	pte = pcn_pte_lock(mm, addr, &ptl);
-	if (!pte)
-		return -ENOENT;
-	entry = *pte;
-	if (!pte_present(entry)) {
+	for (tries = 0; ; tries++) {
+		pte = pcn_pte_lock(mm, addr, &ptl);
+		if (!pte)
+			return -ENOENT;
+		entry = *pte;
+		if (pte_present(entry))
+			break;
 		pte_unmap_unlock(pte, ptl);
-		return -ENOENT;
+		if (pte_none(entry) || tries == PCN_TAKE_TRIES)
+			return -ENOENT;
+		/*
+		 * Swapped out or being migrated by this node's kernel: the
+		 * page is still ours, so bring it in (the fault hook leaves
+		 * such entries to the normal path) and look again.
+		 */
+		if (get_user_pages_remote(mm, addr, 1, FOLL_FORCE, &page, NULL,
+					  NULL) == 1)
+			put_page(page);
 	}
 	page = vm_normal_page(vma, addr, entry);	/* NULL: zero page */
 	if (page)
