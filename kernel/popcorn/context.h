@@ -48,6 +48,8 @@ struct remote_context {
 	 * that no remote gets a page of the range meanwhile.
 	 */
 	struct rw_semaphore vma_sem;
+	/* Remote: VMA_DROPs handled, so a VMA fetched before one is not used. */
+	atomic_t vma_drops;
 
 	/*
 	 * Page protocol.  Origin: @pages is the directory (page index ->

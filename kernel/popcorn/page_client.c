@@ -95,13 +95,18 @@ bad:
 	return -EPROTO;
 }
 
+/*
+ * Record grant @version of page @idx as received.  Called under the
+ * faults lock, a spinlock: the slot was reserved before, so the store
+ * needs no memory.
+ */
 static void pcn_grant_received(struct remote_context *ctx, unsigned long idx,
 			       u64 version)
 {
 	void *e = xa_load(&ctx->grants, idx);
 
 	if (!e || xa_to_value(e) < version)
-		xa_store(&ctx->grants, idx, xa_mk_value(version), GFP_KERNEL);
+		xa_store(&ctx->grants, idx, xa_mk_value(version), GFP_ATOMIC);
 }
 
 static bool pcn_grant_in(struct remote_context *ctx, unsigned long idx,
@@ -162,6 +167,9 @@ vm_fault_t pcn_remote_fault(struct remote_context *ctx,
 {
 	bool can_drop = (flags & FAULT_FLAG_ALLOW_RETRY) &&
 			!(flags & FAULT_FLAG_RETRY_NOWAIT);
+	/* Asked not to wait, with the lock kept: try again later. */
+	bool no_wait = (flags & FAULT_FLAG_ALLOW_RETRY) &&
+		       (flags & FAULT_FLAG_RETRY_NOWAIT);
 	bool write = flags & FAULT_FLAG_WRITE;
 	unsigned long idx = addr >> PAGE_SHIFT;
 	struct mm_struct *mm = vma->vm_mm;
@@ -169,6 +177,7 @@ vm_fault_t pcn_remote_fault(struct remote_context *ctx,
 	struct pcn_fault *f, *cur;
 	spinlock_t *ptl;	/* the page table lock */
 	pte_t *pte, entry;
+	vm_fault_t ret;
 	u64 t0;
 	int err;
 
@@ -177,9 +186,20 @@ again:
 	if (pte) {
 		entry = *pte;
 		pte_unmap_unlock(pte, ptl);
-		/* Swap and migration entries are this node's business. */
-		if (!pte_none(entry) && !pte_present(entry))
-			return 0;
+		/*
+		 * Swap and migration entries are this node's business, but
+		 * a write must not make a read copy writable on swap-in:
+		 * bring it in for reading, then ask for the write.
+		 */
+		if (!pte_none(entry) && !pte_present(entry)) {
+			if (!write)
+				return 0;
+			ret = handle_mm_fault(vma, addr,
+					      flags & ~FAULT_FLAG_WRITE, NULL);
+			if (ret & (VM_FAULT_RETRY | VM_FAULT_ERROR))
+				return ret;
+			goto again;
+		}
 		if (pte_present(entry) && (!write || pte_write(entry)))
 			return 0;
 	}
@@ -195,6 +215,10 @@ again:
 	}
 	if (cur) {
 		/* Someone else's request, or install: wait for it. */
+		if (no_wait) {
+			xa_unlock(&ctx->faults);
+			return VM_FAULT_RETRY;
+		}
 		refcount_inc(&cur->ref);
 		xa_unlock(&ctx->faults);
 		if (cur->state == PCN_F_INSTALLING) {
@@ -217,6 +241,8 @@ again:
 	xa_unlock(&ctx->faults);
 
 	/* The first to fault on this page asks the origin for it. */
+	if (no_wait)
+		return VM_FAULT_RETRY;
 	f = pcn_fault_alloc();
 	if (!f)
 		return VM_FAULT_OOM;
@@ -234,10 +260,17 @@ again:
 
 	t0 = ktime_get_ns();
 	err = pcn_page_fetch(ctx, addr, write, &grant);
+	/* Room for the version, taken before the spinlock below. */
+	if (grant && xa_reserve(&ctx->grants, idx, GFP_KERNEL))
+		err = -ENOMEM;
 	if (!err)
 		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
 					  PCN_FAULT_REMOTE_READ,
 				  ktime_get_ns() - t0);
+	if (err && grant) {
+		pcn_kmsg_done(&grant->hdr);
+		grant = NULL;
+	}
 	xa_lock(&ctx->faults);
 	f->error = err;
 	f->grant = grant;
@@ -294,6 +327,19 @@ static struct pcn_fault *pcn_fault_take(struct remote_context *ctx,
 	return f;
 }
 
+/* No grant older than invalidation @version of page @idx is installed. */
+static void pcn_inval_record(struct remote_context *ctx, unsigned long idx,
+			     u64 version)
+{
+	void *e;
+
+	xa_lock(&ctx->pages);
+	e = xa_load(&ctx->pages, idx);
+	if (!e || xa_to_value(e) < version)
+		__xa_store(&ctx->pages, idx, xa_mk_value(version), GFP_KERNEL);
+	xa_unlock(&ctx->pages);
+}
+
 static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_page_inval *req = (struct pcn_page_inval *)msg;
@@ -316,11 +362,15 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 	if (!ctx || req->addr >= TASK_SIZE_MAX || req->version >= LONG_MAX ||
 	    req->grant >= LONG_MAX || req->grant >= req->version)
 		goto reply;
-	/* The writer's grant came before this: let it arrive. */
-	if (req->grant)
-		wait_event_timeout(ctx->wq,
-				   pcn_grant_in(ctx, idx, req->grant),
-				   PCN_PAGE_TIMEOUT);
+	/*
+	 * The writer's grant came before this: let it arrive.  If it does
+	 * not, change nothing: the origin keeps this node as the writer and
+	 * asks again, and the grant, once here, is not dropped as stale.
+	 */
+	if (req->grant &&
+	    !wait_event_timeout(ctx->wq, pcn_grant_in(ctx, idx, req->grant),
+				PCN_PAGE_TIMEOUT))
+		goto reply;
 	/* Late (the origin gave up on it): a newer grant stays. */
 	if (pcn_grant_in(ctx, idx, req->version + 1))
 		goto reply;
@@ -336,7 +386,7 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 		if (taken || pcn_fault_state(ctx, idx) != PCN_F_INSTALLING)
 			break;
 	}
-	xa_store(&ctx->pages, idx, xa_mk_value(req->version), GFP_KERNEL);
+	pcn_inval_record(ctx, idx, req->version);
 	mm = ctx->mm;
 	if (mmget_not_zero(mm)) {
 		mmap_read_lock(mm);

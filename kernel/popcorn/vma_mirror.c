@@ -119,8 +119,10 @@ static void pcn_vma_op_prepare(struct remote_context *ctx,
 			pcn_pages_reclaim(ctx, a[0], a[0] + a[1]);
 		break;
 	case PCN_VMA_BRK:
-		pcn_pages_reclaim(ctx, min(a[0], old_brk) & PAGE_MASK,
-				  PAGE_ALIGN(max(a[0], old_brk)));
+		/* brk(0) and other refused values change nothing. */
+		if (a[0] >= ctx->mm->start_brk)
+			pcn_pages_reclaim(ctx, min(a[0], old_brk) & PAGE_MASK,
+					  PAGE_ALIGN(max(a[0], old_brk)));
 		break;
 	case PCN_VMA_MREMAP:
 		pcn_pages_reclaim(ctx, a[0], a[0] + max(a[1], a[2]));
@@ -281,6 +283,7 @@ static void pcn_handle_vma_drop(int nid, struct pcn_kmsg_hdr *msg)
 	} else if (ctx && mmget_not_zero(ctx->mm)) {
 		mm = ctx->mm;
 		mmap_write_lock(mm);
+		atomic_inc(&ctx->vma_drops);
 		for (i = 0; i < m->nr; i++) {
 			do_munmap(mm, m->range[i][0],
 				  m->range[i][1] - m->range[i][0], NULL);

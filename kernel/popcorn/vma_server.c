@@ -12,8 +12,8 @@
  * mmap, munmap, brk, mprotect, mremap and madvise of a remote thread run
  * at the origin, in its shadow (which has the process's mm and files):
  * VMA_OP, answered by VMA_OP_DONE.  Every node's VMAs follow the
- * origin's (vma_mirror.c): after the call, the remote that made it drops
- * its own VMAs in the changed ranges and fetches them anew.
+ * origin's (vma_mirror.c): before the answer, every node, the caller's
+ * included, drops its VMAs in the changed ranges and fetches them anew.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -38,7 +38,7 @@
 #include "messages.h"
 
 #define PCN_VMA_TIMEOUT		(10 * HZ)
-#define PCN_VMA_OP_TIMEOUT	(30 * HZ)
+#define PCN_VMA_TRIES		8
 #define PCN_VM_PROT		(VM_READ | VM_WRITE | VM_EXEC)
 
 /* ---- VMA info ---------------------------------------------------------- */
@@ -87,23 +87,30 @@ static void pcn_handle_vma_request(int nid, struct pcn_kmsg_hdr *msg)
 	struct remote_context *ctx = pcn_context_get(req->ctx_id);
 	struct pcn_vma_resp *resp = kzalloc(sizeof(*resp), GFP_KERNEL);
 	char *buf = kmalloc(PCN_PATH_MAX, GFP_KERNEL);
+	struct pcn_vma_resp nomem = { .error = -ENOMEM };
 	int err = -ESRCH;
 
-	if (!resp || !buf)
-		goto out;
+	if (!resp || !buf) {
+		/* Still answer: the remote's fault waits for it. */
+		kfree(resp);
+		resp = &nomem;
+		err = -ENOMEM;
+		goto reply;
+	}
 	if (ctx && test_bit(nid, ctx->asked) && req->addr < TASK_SIZE_MAX &&
 	    mmget_not_zero(ctx->mm)) {
 		err = pcn_vma_describe(ctx->mm, req->addr, resp, buf);
 		mmput(ctx->mm);
 	}
+reply:
 	resp->hdr.type = PCN_KMSG_TYPE_VMA_RESPONSE;
 	resp->ctx_id = req->ctx_id;
 	resp->addr = req->addr;
 	resp->error = err;
 	pcn_kmsg_reply(nid, msg, resp, sizeof(*resp));
-out:
 	kfree(buf);
-	kfree(resp);
+	if (resp != &nomem)
+		kfree(resp);
 	if (ctx)
 		pcn_context_put(ctx);
 	pcn_kmsg_done(msg);
@@ -120,28 +127,22 @@ static bool pcn_vma_resp_ok(const struct pcn_vma_resp *r, u32 id,
 	       memchr(r->path, '\0', sizeof(r->path));
 }
 
-/* Map the origin's VMA @r around @addr, where this node has none. */
-static void pcn_vma_install(struct mm_struct *mm, unsigned long addr,
-			    const struct pcn_vma_resp *r)
+/*
+ * Map the origin's VMA @r around @addr, where this node has none, unless
+ * a VMA_DROP came since the origin was asked (@drops: the count then,
+ * -1 to map anyway): the answer may describe a VMA the origin has
+ * changed since.  False when it did not map for that reason.
+ */
+static bool pcn_vma_install(struct remote_context *ctx, struct mm_struct *mm,
+			    unsigned long addr, const struct pcn_vma_resp *r,
+			    int drops)
 {
+	bool done = true;
 	unsigned long start = r->start, end = r->end, prot = 0, ret;
-	unsigned long flags = MAP_PRIVATE | MAP_FIXED_NOREPLACE;
+	unsigned long flags = MAP_PRIVATE | MAP_FIXED_NOREPLACE, populate;
 	struct vm_area_struct *next, *prev;
 	struct file *file = NULL;
 	struct path path;
-	bool mapped;
-
-	/* Only the hole around @addr: what is mapped here stays. */
-	mmap_read_lock(mm);
-	next = find_vma_prev(mm, addr, &prev);
-	if (prev && prev->vm_end > start)
-		start = prev->vm_end;
-	if (next && next->vm_start < end)
-		end = next->vm_start;
-	mapped = next && next->vm_start <= addr;
-	mmap_read_unlock(mm);
-	if (mapped)
-		return;		/* mapped meanwhile */
 
 	if (r->vm_flags & VM_READ)
 		prot |= PROT_READ;
@@ -163,14 +164,32 @@ static void pcn_vma_install(struct mm_struct *mm, unsigned long addr,
 				    r->path);
 	if (!file)
 		flags |= MAP_ANONYMOUS;
-	ret = vm_mmap(file, start, end - start, prot, flags,
-		      (r->pgoff + ((start - r->start) >> PAGE_SHIFT)) <<
-		      PAGE_SHIFT);
+
+	mmap_write_lock(mm);
+	/* Maybe stale: the caller asks again. */
+	if (drops >= 0 && atomic_read(&ctx->vma_drops) != drops) {
+		done = false;
+		goto out;
+	}
+	/* Only the hole around @addr: what is mapped here stays. */
+	next = find_vma_prev(mm, addr, &prev);
+	if (prev && prev->vm_end > start)
+		start = prev->vm_end;
+	if (next && next->vm_start < end)
+		end = next->vm_start;
+	if (next && next->vm_start <= addr)
+		goto out;
+	ret = do_mmap(file, start, end - start, prot, flags,
+		      r->pgoff + ((start - r->start) >> PAGE_SHIFT), &populate,
+		      NULL);
 	if (IS_ERR_VALUE(ret) && ret != -EEXIST)
 		pr_warn_ratelimited("mapping %lx-%lx failed: %ld\n", start, end,
 				    (long)ret);
+out:
+	mmap_write_unlock(mm);
 	if (file)
 		fput(file);
+	return done;
 }
 
 void __pcn_vma_fault(struct mm_struct *mm, unsigned long addr)
@@ -181,6 +200,8 @@ void __pcn_vma_fault(struct mm_struct *mm, unsigned long addr)
 	};
 	struct pcn_kmsg_hdr *resp;
 	struct vm_area_struct *vma;
+	int drops, tries;
+	bool done;
 
 	if (!ctx || ctx->at_origin || addr >= TASK_SIZE_MAX ||
 	    current->mm != mm)
@@ -194,13 +215,24 @@ void __pcn_vma_fault(struct mm_struct *mm, unsigned long addr)
 
 	req.ctx_id = ctx->id;
 	req.addr = addr;
-	if (pcn_kmsg_request(ctx->origin_nid, &req, sizeof(req),
-			     PCN_KMSG_TYPE_VMA_RESPONSE, PCN_VMA_TIMEOUT,
-			     &resp))
-		return;		/* the fault gives SIGSEGV */
-	if (pcn_vma_resp_ok((struct pcn_vma_resp *)resp, ctx->id, addr))
-		pcn_vma_install(mm, addr, (struct pcn_vma_resp *)resp);
-	pcn_kmsg_done(resp);
+	/*
+	 * Asked again while VMA changes elsewhere keep coming in (threads
+	 * being created, say); the last answer is mapped as it is.
+	 */
+	for (tries = 1; ; tries++) {
+		drops = tries < PCN_VMA_TRIES ? atomic_read(&ctx->vma_drops) : -1;
+		if (pcn_kmsg_request(ctx->origin_nid, &req, sizeof(req),
+				     PCN_KMSG_TYPE_VMA_RESPONSE,
+				     PCN_VMA_TIMEOUT, &resp))
+			return;		/* the fault gives SIGSEGV */
+		done = !pcn_vma_resp_ok((struct pcn_vma_resp *)resp, ctx->id,
+					addr) ||
+		       pcn_vma_install(ctx, mm, addr,
+				       (struct pcn_vma_resp *)resp, drops);
+		pcn_kmsg_done(resp);
+		if (done)
+			return;
+	}
 }
 
 /* ---- address-space system calls ----------------------------------------- */
@@ -214,14 +246,6 @@ static const unsigned int pcn_vma_op_nr[PCN_VMA_NR_OPS] = {
 	[PCN_VMA_MADVISE]	= __NR_madvise,
 };
 
-static void pcn_vma_unmap_local(unsigned long start, unsigned long end)
-{
-	start &= PAGE_MASK;
-	end = PAGE_ALIGN(end);
-	if (start < end && end <= TASK_SIZE_MAX)
-		vm_munmap(start, end - start);
-}
-
 bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
 		       long *ret)
 {
@@ -231,8 +255,7 @@ bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
 	};
 	struct pcn_vma_op_msg *done;
 	struct pcn_kmsg_hdr *resp;
-	unsigned long r[2][2];
-	int i, n, err;
+	int i, err;
 
 	if (!ctx || op >= PCN_VMA_NR_OPS)
 		return false;
@@ -258,23 +281,22 @@ bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
 	req.op = op;
 	for (i = 0; i < 6; i++)
 		req.args[i] = args[i];
-	err = pcn_kmsg_request(ctx->origin_nid, &req, sizeof(req),
-			       PCN_KMSG_TYPE_VMA_OP_DONE, PCN_VMA_OP_TIMEOUT,
-			       &resp);
+	/*
+	 * As long as the call takes at the origin: this node's VMAs in the
+	 * changed ranges are dropped meanwhile (VMA_DROP), like every
+	 * other node's, while the origin holds the change.
+	 */
+	err = pcn_kmsg_request_killable(ctx->origin_nid, &req, sizeof(req),
+					PCN_KMSG_TYPE_VMA_OP_DONE, &resp);
 	if (err) {
-		*ret = err == -ETIMEDOUT ? -ETIMEDOUT : -EAGAIN;
+		*ret = err == -EINTR ? -EINTR : -EAGAIN;
 		return true;
 	}
 	done = (struct pcn_vma_op_msg *)resp;
-	if (done->ctx_id != ctx->id || done->op != op) {
+	if (done->ctx_id != ctx->id || done->op != op)
 		*ret = -EPROTO;
-	} else {
+	else
 		*ret = done->ret;
-		/* Drop what changed here; it is fetched again on demand. */
-		n = pcn_vma_op_ranges(op, args, done->ret, done->args[0], r);
-		for (i = 0; i < n; i++)
-			pcn_vma_unmap_local(r[i][0], r[i][1]);
-	}
 	pcn_kmsg_done(resp);
 	return true;
 }
@@ -330,9 +352,9 @@ void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg)
 		regs.orig_ax = pcn_vma_op_nr[req->op];
 		ret = x64_sys_call(&regs, pcn_vma_op_nr[req->op]);
 	}
-	/* The caller's node drops the changed ranges itself. */
+	/* Every node, the caller's too, drops the changed ranges. */
 	if (ch)
-		pcn_vma_change_end(ch, ret, nid);
+		pcn_vma_change_end(ch, ret, -1);
 	pcn_vma_op_reply(nid, msg, ret, old_brk);
 	pcn_kmsg_done(msg);
 }
