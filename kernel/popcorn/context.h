@@ -142,8 +142,6 @@ int pcn_vma_change_origin(struct remote_context *ctx, enum pcn_vma_op op,
 			  const unsigned long *args);
 /* madvise(MADV_RELEASE) at the origin: the range's pages come home. */
 long pcn_vma_release(struct remote_context *ctx, const unsigned long *args);
-int pcn_vma_op_ranges(enum pcn_vma_op op, const unsigned long *a, long ret,
-		      unsigned long old_brk, unsigned long r[2][2]);
 
 /* vma_server.c: VMA_OP is served by the shadow of the calling thread. */
 void pcn_vma_op_serve(int nid, struct pcn_kmsg_hdr *msg);

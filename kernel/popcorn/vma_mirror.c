@@ -54,8 +54,9 @@ struct pcn_vma_change {
 };
 
 /* Ranges an operation changed: at most two, [i][0] = start, [i][1] = end. */
-int pcn_vma_op_ranges(enum pcn_vma_op op, const unsigned long *a, long ret,
-		      unsigned long old_brk, unsigned long r[2][2])
+static int pcn_vma_op_ranges(enum pcn_vma_op op, const unsigned long *a,
+			     long ret, unsigned long old_brk,
+			     unsigned long r[2][2])
 {
 	switch (op) {
 	case PCN_VMA_MMAP:
