@@ -7,7 +7,9 @@
  * the peer is up, so nodes may boot in any order; the lower one accepts
  * only connections from addresses of pcn.nodes with a higher id.  Both
  * ends then exchange a hello (magic, version, node id, architecture);
- * only after it does the peer count as online.
+ * only after it does the peer count as online.  Each accepted connection
+ * waits for its hello in a thread of its own: a peer that connects and
+ * stays silent delays nobody else.
  *
  * Each connection has a receive thread that reads header-framed
  * messages and hands them to the messaging core; a frame whose size is
@@ -44,6 +46,8 @@
 #define PCN_TCP_RETRY_MIN_MS		100
 #define PCN_TCP_RETRY_MAX_MS		2000
 #define PCN_TCP_STABLE_TIME		(5 * HZ)
+/* Accepted connections whose hello is awaited at once, at most. */
+#define PCN_TCP_MAX_HANDSHAKES		(2 * POPCORN_MAX_NODES)
 
 struct pcn_tcp_hello {
 	u32 magic;
@@ -60,10 +64,15 @@ struct pcn_tcp_peer {
 	struct socket *sock;		/* NULL while not connected */
 	wait_queue_head_t wq;		/* woken when ->sock is cleared */
 	struct task_struct *dialer;	/* for peers with a lower id */
+	/* Serialises accepted connections replacing ->sock. */
+	struct mutex conn_lock;
 };
 
 static struct pcn_tcp_peer pcn_tcp_peers[POPCORN_MAX_NODES];
 static struct socket *pcn_tcp_listen_sock;
+/* Handshake threads of accepted connections; woken when one ends. */
+static atomic_t pcn_tcp_handshakes;
+static DECLARE_WAIT_QUEUE_HEAD(pcn_tcp_handshakes_wq);
 
 enum pcn_tcp_counter {
 	PCN_TCP_CONNECTS,		/* connections made (dialed) */
@@ -278,6 +287,8 @@ static void pcn_tcp_detach(struct pcn_tcp_peer *peer, struct socket *sock)
 	/* Offline first: whoever waits for ->sock == NULL may reconnect. */
 	pcn_node_event(peer->nid, PCN_PEER_EV_DISCONNECT, 0);
 	mutex_lock(&peer->send_lock);
+	/* Only one connection per peer is attached at a time. */
+	WARN_ON_ONCE(peer->sock != sock);
 	peer->sock = NULL;
 	mutex_unlock(&peer->send_lock);
 	sock_release(sock);
@@ -374,16 +385,79 @@ static int pcn_tcp_dialer_thread(void *arg)
 	return 0;
 }
 
-/* An accepted connection: identify the peer, then handshake. */
-static void pcn_tcp_serve(struct socket *sock)
-{
-	struct sockaddr_in sin;
-	struct pcn_tcp_peer *peer;
-	unsigned long deadline;
-	int nid, arch, ret;
+/* An accepted connection of a listed node, for its handshake thread. */
+struct pcn_tcp_accepted {
+	struct socket *sock;
+	int nid;
+};
 
-	ret = kernel_getpeername(sock, (struct sockaddr *)&sin);
-	if (ret < 0)
+/* Check the hello of node @a->nid, answer, and attach the connection. */
+static int pcn_tcp_serve_thread(void *arg)
+{
+	struct pcn_tcp_accepted *a = arg;
+	struct pcn_tcp_peer *peer = &pcn_tcp_peers[a->nid];
+	struct socket *sock = a->sock;
+	unsigned long deadline;
+	int nid = a->nid;
+	int arch, ret;
+
+	kfree(a);
+	/* Only higher ids dial us; and a valid hello must come first. */
+	deadline = jiffies + PCN_TCP_HANDSHAKE_TIMEOUT;
+	arch = nid > pcn_my_nid() ? pcn_tcp_recv_hello(sock, nid, deadline) :
+				    -EPROTO;
+	if (arch < 0) {
+		pcn_tcp_count(PCN_TCP_REFUSED_HANDSHAKE);
+		pcn_kmsg_count_drop(PCN_DROP_HANDSHAKE);
+		pr_warn_ratelimited("refused connection from node %d: bad handshake (%d)\n",
+				    nid, arch);
+		goto out_release;
+	}
+
+	mutex_lock(&peer->conn_lock);
+	/* A new valid connection from a connected peer: it restarted. */
+	if (READ_ONCE(peer->sock) && pcn_tcp_drop_connection(peer)) {
+		mutex_unlock(&peer->conn_lock);
+		pr_warn_ratelimited("node %d reconnected, its old connection did not close\n",
+				    nid);
+		goto out_release;
+	}
+	pcn_node_event(nid, PCN_PEER_EV_CONNECT, 0);
+	ret = pcn_tcp_send_hello(sock, deadline);
+	if (!ret)
+		ret = pcn_tcp_attach(peer, sock, arch);
+	if (ret)
+		pcn_node_event(nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+	mutex_unlock(&peer->conn_lock);
+	if (ret) {
+		pr_warn_ratelimited("handshake with node %d failed (%d)\n",
+				    nid, ret);
+		goto out_release;
+	}
+	pcn_tcp_count(PCN_TCP_ACCEPTS);
+	goto out;
+
+out_release:
+	sock_release(sock);
+out:
+	if (atomic_dec_and_test(&pcn_tcp_handshakes))
+		wake_up(&pcn_tcp_handshakes_wq);
+	return 0;
+}
+
+/*
+ * Identify the peer of an accepted connection by its address and start
+ * its handshake; unlisted addresses and connections beyond
+ * PCN_TCP_MAX_HANDSHAKES waiting for their hello are closed at once.
+ */
+static void pcn_tcp_accept_one(struct socket *sock)
+{
+	struct pcn_tcp_accepted *a;
+	struct task_struct *t;
+	struct sockaddr_in sin;
+	int nid;
+
+	if (kernel_getpeername(sock, (struct sockaddr *)&sin) < 0)
 		goto out_release;
 	nid = pcn_node_by_addr(sin.sin_addr.s_addr);
 	if (nid < 0) {
@@ -393,34 +467,25 @@ static void pcn_tcp_serve(struct socket *sock)
 				    &sin.sin_addr);
 		goto out_release;
 	}
-	/* Only higher ids dial us; and a valid hello must come first. */
-	deadline = jiffies + PCN_TCP_HANDSHAKE_TIMEOUT;
-	arch = nid > pcn_my_nid() ? pcn_tcp_recv_hello(sock, nid, deadline) :
-				    -EPROTO;
-	if (arch < 0) {
+	if (atomic_inc_return(&pcn_tcp_handshakes) > PCN_TCP_MAX_HANDSHAKES) {
+		atomic_dec(&pcn_tcp_handshakes);
 		pcn_tcp_count(PCN_TCP_REFUSED_HANDSHAKE);
-		pcn_kmsg_count_drop(PCN_DROP_HANDSHAKE);
-		pr_warn_ratelimited("refused connection from %pI4 (node %d): bad handshake (%d)\n",
-				    &sin.sin_addr, nid, arch);
+		pr_warn_ratelimited("refused connection from %pI4: too many handshakes\n",
+				    &sin.sin_addr);
 		goto out_release;
 	}
-
-	/* A new valid connection from a connected peer: it restarted. */
-	peer = &pcn_tcp_peers[nid];
-	if (READ_ONCE(peer->sock) && pcn_tcp_drop_connection(peer))
-		goto out_release;
-
-	pcn_node_event(nid, PCN_PEER_EV_CONNECT, 0);
-	ret = pcn_tcp_send_hello(sock, deadline);
-	if (!ret)
-		ret = pcn_tcp_attach(peer, sock, arch);
-	if (ret) {
-		pcn_node_event(nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
-		goto out_release;
-	}
-	pcn_tcp_count(PCN_TCP_ACCEPTS);
-	return;
-
+	a = kmalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		goto out_uncount;
+	a->sock = sock;
+	a->nid = nid;
+	t = kthread_run(pcn_tcp_serve_thread, a, "pcn_tcp_hs/%d", nid);
+	if (!IS_ERR(t))
+		return;
+	kfree(a);
+out_uncount:
+	if (atomic_dec_and_test(&pcn_tcp_handshakes))
+		wake_up(&pcn_tcp_handshakes_wq);
 out_release:
 	sock_release(sock);
 }
@@ -434,7 +499,7 @@ static int pcn_tcp_listener_thread(void *arg)
 			msleep_interruptible(PCN_TCP_RETRY_MIN_MS);
 			continue;
 		}
-		pcn_tcp_serve(sock);
+		pcn_tcp_accept_one(sock);
 	}
 	return 0;
 }
@@ -477,8 +542,6 @@ static void pcn_tcp_stop(void)
 			kthread_stop(peer->dialer);
 			peer->dialer = NULL;
 		}
-		if (READ_ONCE(peer->sock))
-			pcn_tcp_drop_connection(peer);
 	}
 	if (pcn_tcp_listen_sock)
 		kernel_sock_shutdown(pcn_tcp_listen_sock, SHUT_RDWR);
@@ -486,6 +549,11 @@ static void pcn_tcp_stop(void)
 		kthread_stop(pcn_tcp_listener);
 		pcn_tcp_listener = NULL;
 	}
+	/* Handshakes under way end (by their deadline) before the drops. */
+	wait_event(pcn_tcp_handshakes_wq, !atomic_read(&pcn_tcp_handshakes));
+	for (nid = 0; nid < POPCORN_MAX_NODES; nid++)
+		if (READ_ONCE(pcn_tcp_peers[nid].sock))
+			pcn_tcp_drop_connection(&pcn_tcp_peers[nid]);
 	if (pcn_tcp_listen_sock) {
 		sock_release(pcn_tcp_listen_sock);
 		pcn_tcp_listen_sock = NULL;
@@ -502,13 +570,14 @@ static int pcn_tcp_start(void)
 
 		peer->nid = nid;
 		mutex_init(&peer->send_lock);
+		mutex_init(&peer->conn_lock);
 		init_waitqueue_head(&peer->wq);
 	}
 
 	ret = pcn_tcp_listen();
 	if (ret) {
 		pr_err("cannot listen on port %d (%d)\n", PCN_TCP_PORT, ret);
-		return ret;
+		goto fail;
 	}
 	t = kthread_run(pcn_tcp_listener_thread, NULL, "pcn_tcp_listen");
 	if (IS_ERR(t)) {

@@ -6,7 +6,7 @@
 nid=$(cmdline_param pcn.nid)
 iters=$(cmdline_param pcn_iters)
 
-wait_until 60 sh -c "[ \$(popcorn nodes | grep -c '^node [0-9]* online') -eq 3 ]"
+wait_all_online 3 60
 tap $? "all three nodes online (after ${WAITED}s)"
 
 if [ "$nid" = 0 ]; then

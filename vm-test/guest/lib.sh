@@ -52,6 +52,30 @@ online_count() {
 	popcorn nodes | grep -c '^node [0-9]* online'
 }
 
+# This node's view of the cluster and its transport's log, as TAP
+# comments: printed when a membership wait fails, so that the harness
+# output shows why.
+membership_diag() {
+	popcorn nodes | sed 's/^/# view: /'
+	grep -E '^(tcp_|dropped)' /proc/popcorn_stat | tr '\n' ' ' |
+		sed 's/^/# transport: /'
+	echo
+	dmesg | grep -E 'pcn_tcp|popcorn: (node|transport)' | tail -n 25 |
+		sed 's/^/# log: /'
+}
+
+all_online() {	# all_online N: exactly N nodes online
+	[ "$(online_count)" -eq "$1" ]
+}
+
+# wait_all_online N SECONDS: wait until N nodes (this one included) are
+# online; on a time-out print membership_diag.  WAITED as wait_until.
+wait_all_online() {
+	wait_until "$2" all_online "$1" && return 0
+	membership_diag
+	return 1
+}
+
 node_is_online() {	# node_is_online NID
 	popcorn nodes | grep -q "^node $1 online"
 }

@@ -7,7 +7,7 @@ nid=$(cmdline_param pcn.nid)
 n=$(cmdline_param pcn.nodes | tr ',' '\n' | grep -c .)
 all=$(seq -s, 0 $((n - 1)))
 
-wait_until 120 sh -c "[ \$(popcorn nodes | grep -c '^node [0-9]* online') -eq $n ]"
+wait_all_online $n 120
 tap $? "all $n nodes online (after ${WAITED}s)"
 /bin/test_nodeinfo "$nid" "$n" "$all" > /tmp/nodeinfo.out
 tap $? "popcorn_get_node_info: node $nid sees nodes $all online"

@@ -10,7 +10,7 @@ SIZES="64 4096 65536"
 COUNT=20
 PINGS_PER_PEER=$((COUNT * 3))
 
-wait_until 60 sh -c "[ \$(popcorn nodes | grep -c '^node [0-9]* online') -eq $N ]"
+wait_all_online $N 60
 tap $? "all $N nodes online (after ${WAITED}s)"
 /bin/test_nodeinfo "$nid" "$N" "0,1,2"
 tap $? "popcorn_get_node_info shows every node online, arch x86"
@@ -132,6 +132,22 @@ node1() {
 	tap $? "sent a ping_request claiming to come from node 2 to node 0"
 	/bin/pcn_garbage 10.77.0.1 30467
 	tap $? "node 0 closed a connection that sent garbage instead of a hello"
+	# Peers that connect and never say hello hold up nobody else: with
+	# four of them waiting for their 3 s handshake time-out, garbage is
+	# still refused at once.
+	silent=
+	for i in 1 2 3 4; do
+		/bin/pcn_garbage -s -t 20 10.77.0.1 30467 > /tmp/silent$i.out &
+		silent="$silent $!"
+	done
+	sleep 1
+	/bin/pcn_garbage -t 2 10.77.0.1 30467 > /tmp/quick.out
+	tap $? "garbage refused within 2 s while four silent connections wait: $(cat /tmp/quick.out)"
+	ok=0
+	for p in $silent; do wait $p || ok=1; done
+	# Each after 3 s, none after 6 s: the four waited side by side.
+	[ $ok -eq 0 ] && ! grep -qE "after ([0-2]|[6-9]|[0-9]{2,})\." /tmp/silent*.out
+	tap $? "silent connections closed together at the handshake time-out: $(cat /tmp/silent*.out | tr '\n' ' ')"
 	ip addr add 10.77.0.99/24 dev eth0
 	/bin/pcn_garbage 10.77.0.1 30467 10.77.0.99
 	tap $? "node 0 closed a connection from an unlisted address"

@@ -6,7 +6,7 @@
 nid=$(cmdline_param pcn.nid)
 workers=/sys/kernel/debug/popcorn/workers
 
-wait_until 60 sh -c "[ \$(popcorn nodes | grep -c '^node [0-9]* online') -eq 2 ]"
+wait_all_online 2 60
 tap $? "both nodes online (after ${WAITED}s)"
 
 if [ "$nid" = 0 ]; then
