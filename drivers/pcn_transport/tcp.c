@@ -41,6 +41,11 @@
 #define PCN_TCP_MAGIC			0x50434e31	/* "PCN1" */
 #define PCN_TCP_VERSION			1
 #define PCN_TCP_HANDSHAKE_TIMEOUT	(3 * HZ)
+/*
+ * The dialer's wait for the answer also covers the time its connection
+ * waits to be accepted, and the dialer has nothing else to do: longer.
+ */
+#define PCN_TCP_ANSWER_TIMEOUT		(10 * HZ)
 #define PCN_TCP_SEND_TIMEOUT		10		/* seconds */
 #define PCN_TCP_USER_TIMEOUT_MS		5000
 #define PCN_TCP_RETRY_MIN_MS		100
@@ -66,6 +71,16 @@ struct pcn_tcp_peer {
 	struct task_struct *dialer;	/* for peers with a lower id */
 	/* Serialises accepted connections replacing ->sock. */
 	struct mutex conn_lock;
+	/*
+	 * Accepted connections are numbered in the order they came (by the
+	 * listener); one older than the attached one is stale (its dialer
+	 * gave up on it) and must not replace it.  Under conn_lock.
+	 */
+	u64 accepted_seq;		/* listener only */
+	u64 attached_seq;
+	/* Diagnostics for /proc/popcorn_stat: dial attempts, last error. */
+	atomic_t dials;
+	int last_error;
 };
 
 static struct pcn_tcp_peer pcn_tcp_peers[POPCORN_MAX_NODES];
@@ -82,13 +97,14 @@ enum pcn_tcp_counter {
 	PCN_TCP_FRAME_ERRORS,		/* impossible frame size */
 	PCN_TCP_DISCONNECTS,
 	PCN_TCP_SEND_ERRORS,
+	PCN_TCP_REFUSED_STALE,		/* accepted after its dialer gave up */
 	PCN_TCP_NR_COUNTERS
 };
 
 static const char * const pcn_tcp_counter_names[PCN_TCP_NR_COUNTERS] = {
 	"tcp_connects", "tcp_accepts", "tcp_refused_unlisted",
 	"tcp_refused_handshake", "tcp_frame_errors", "tcp_disconnects",
-	"tcp_send_errors",
+	"tcp_send_errors", "tcp_refused_stale",
 };
 
 static atomic64_t pcn_tcp_counters[PCN_TCP_NR_COUNTERS];
@@ -330,6 +346,7 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 	/* kernel_connect() waits for up to the send timeout. */
 	WRITE_ONCE(sock->sk->sk_sndtimeo, PCN_TCP_HANDSHAKE_TIMEOUT);
 	/* Our listed address: the peer checks it. */
+	atomic_inc(&peer->dials);
 	ret = kernel_bind(sock, (struct sockaddr *)&local, sizeof(local));
 	if (!ret)
 		ret = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
@@ -337,7 +354,7 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 		goto out_release;
 
 	pcn_node_event(peer->nid, PCN_PEER_EV_CONNECT, 0);
-	deadline = jiffies + PCN_TCP_HANDSHAKE_TIMEOUT;
+	deadline = jiffies + PCN_TCP_ANSWER_TIMEOUT;
 	ret = pcn_tcp_send_hello(sock, deadline);
 	arch = ret ? ret : pcn_tcp_recv_hello(sock, peer->nid, deadline);
 	if (arch < 0) {
@@ -354,9 +371,11 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
 		goto out_release;
 	}
+	WRITE_ONCE(peer->last_error, 0);
 	return 0;
 
 out_release:
+	WRITE_ONCE(peer->last_error, ret);
 	sock_release(sock);
 	return ret;
 }
@@ -389,6 +408,7 @@ static int pcn_tcp_dialer_thread(void *arg)
 struct pcn_tcp_accepted {
 	struct socket *sock;
 	int nid;
+	u64 seq;	/* the peer's accepted_seq when it came */
 };
 
 /* Check the hello of node @a->nid, answer, and attach the connection. */
@@ -399,6 +419,7 @@ static int pcn_tcp_serve_thread(void *arg)
 	struct socket *sock = a->sock;
 	unsigned long deadline;
 	int nid = a->nid;
+	u64 seq = a->seq;
 	int arch, ret;
 
 	kfree(a);
@@ -415,6 +436,19 @@ static int pcn_tcp_serve_thread(void *arg)
 	}
 
 	mutex_lock(&peer->conn_lock);
+	/*
+	 * Handshake threads may get here out of order.  A connection older
+	 * than the attached one, or one the peer already closed, was given
+	 * up by its dialer: it must not replace a live connection.
+	 */
+	if (seq < peer->attached_seq ||
+	    READ_ONCE(sock->sk->sk_state) != TCP_ESTABLISHED) {
+		mutex_unlock(&peer->conn_lock);
+		pcn_tcp_count(PCN_TCP_REFUSED_STALE);
+		pr_info_ratelimited("connection from node %d given up by its dialer, closed\n",
+				    nid);
+		goto out_release;
+	}
 	/* A new valid connection from a connected peer: it restarted. */
 	if (READ_ONCE(peer->sock) && pcn_tcp_drop_connection(peer)) {
 		mutex_unlock(&peer->conn_lock);
@@ -428,6 +462,8 @@ static int pcn_tcp_serve_thread(void *arg)
 		ret = pcn_tcp_attach(peer, sock, arch);
 	if (ret)
 		pcn_node_event(nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+	else
+		peer->attached_seq = seq;
 	mutex_unlock(&peer->conn_lock);
 	if (ret) {
 		pr_warn_ratelimited("handshake with node %d failed (%d)\n",
@@ -479,6 +515,7 @@ static void pcn_tcp_accept_one(struct socket *sock)
 		goto out_uncount;
 	a->sock = sock;
 	a->nid = nid;
+	a->seq = ++pcn_tcp_peers[nid].accepted_seq;
 	t = kthread_run(pcn_tcp_serve_thread, a, "pcn_tcp_hs/%d", nid);
 	if (!IS_ERR(t))
 		return;
@@ -639,6 +676,16 @@ static void pcn_tcp_show_stats(struct seq_file *seq)
 	for (i = 0; i < PCN_TCP_NR_COUNTERS; i++)
 		seq_printf(seq, "%s %lld\n", pcn_tcp_counter_names[i],
 			   atomic64_read(&pcn_tcp_counters[i]));
+	/* Per peer: is a connection attached; for dialed peers, attempts. */
+	for (i = 0; i < pcn_nr_nodes(); i++) {
+		struct pcn_tcp_peer *peer = &pcn_tcp_peers[i];
+
+		if (i == pcn_my_nid())
+			continue;
+		seq_printf(seq, "tcp_peer %d connected %d dials %d last_error %d\n",
+			   i, !!READ_ONCE(peer->sock), atomic_read(&peer->dials),
+			   READ_ONCE(peer->last_error));
+	}
 }
 
 static void pcn_tcp_reset_stats(void)
