@@ -3,7 +3,7 @@
 . /tests/lib.sh
 
 n=$(cmdline_param pcn.nodes | tr ',' '\n' | grep -c .)
-wait_all_online $n 60
+wait_all_online $n 120
 echo "== node $(cat /proc/sys/kernel/hostname): popcorn nodes (all $n online after ${WAITED}s)"
 popcorn nodes
 echo "== popcorn status"

@@ -6,7 +6,7 @@
 nid=$(cmdline_param pcn.nid)
 iters=$(cmdline_param pcn_iters)
 
-wait_all_online 3 60
+wait_all_online 3 120
 tap $? "all three nodes online (after ${WAITED}s)"
 
 if [ "$nid" = 0 ]; then

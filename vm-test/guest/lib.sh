@@ -57,8 +57,9 @@ online_count() {
 # output shows why.
 membership_diag() {
 	popcorn nodes | sed 's/^/# view: /'
-	grep -E '^(tcp_|dropped)' /proc/popcorn_stat | tr '\n' ' ' |
-		sed 's/^/# transport: /'
+	# Per-peer lines, and the counters that are not 0.
+	awk '/^tcp_peer / || (/^(tcp_|dropped )/ && $NF != 0)' /proc/popcorn_stat |
+		tr '\n' ' ' | sed 's/^/# transport: /'
 	echo
 	dmesg | grep -E 'pcn_tcp|popcorn: (node|transport)' | tail -n 25 |
 		sed 's/^/# log: /'

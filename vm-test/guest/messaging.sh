@@ -10,7 +10,7 @@ SIZES="64 4096 65536"
 COUNT=20
 PINGS_PER_PEER=$((COUNT * 3))
 
-wait_all_online $N 60
+wait_all_online $N 120
 tap $? "all $N nodes online (after ${WAITED}s)"
 /bin/test_nodeinfo "$nid" "$N" "0,1,2"
 tap $? "popcorn_get_node_info shows every node online, arch x86"

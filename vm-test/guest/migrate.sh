@@ -7,7 +7,7 @@ nid=$(cmdline_param pcn.nid)
 rounds=$(cmdline_param pcn_rounds)
 workers=/sys/kernel/debug/popcorn/workers
 
-wait_all_online 3 60
+wait_all_online 3 120
 tap $? "all three nodes online (after ${WAITED}s)"
 
 if [ "$nid" = 0 ]; then

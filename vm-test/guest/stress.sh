@@ -9,7 +9,7 @@ seconds=$(cmdline_param pcn_stress_seconds)
 mt_rounds=$(cmdline_param pcn_mt_rounds)
 mt_sleep=$(cmdline_param pcn_mt_sleep_ms)
 
-wait_all_online 3 60
+wait_all_online 3 120
 tap $? "all three nodes online (after ${WAITED}s)"
 
 # Every node compacts its memory every second while the programs run,

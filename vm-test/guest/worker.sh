@@ -6,7 +6,7 @@
 nid=$(cmdline_param pcn.nid)
 workers=/sys/kernel/debug/popcorn/workers
 
-wait_all_online 2 60
+wait_all_online 2 120
 tap $? "both nodes online (after ${WAITED}s)"
 
 if [ "$nid" = 0 ]; then
