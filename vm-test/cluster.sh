@@ -3,7 +3,8 @@
 # (default: vm/ beside INITRD).
 #
 # cluster_boot NAME N TIMEOUT CMDLINE_FN [shuffle]
-#   boots N guests (-accel tcg) on one private VDE hub; guest i gets
+#   boots N guests (-accel tcg) on one private VDE hub (its socket in
+#   a fresh directory under /tmp, removed with the cluster); guest i gets
 #   node id i, address 10.77.0.(i+1)/24 and the kernel command line that
 #   CMDLINE_FN i prints.  With "shuffle" the guests start in a random
 #   order, a random fraction of a second apart.
@@ -29,6 +30,7 @@ VM_MEM=${VM_MEM:-256M}
 VM_SMP=${VM_SMP:-2}
 
 CLUSTER_PIDS=()
+CLUSTER_HUB=	# the running cluster's switch socket (a short /tmp path)
 pids=()		# QEMU pid per node of the running cluster
 boots=()	# boots per node of the running cluster
 
@@ -41,6 +43,8 @@ cluster_cleanup() {
 		wait "$p" 2>/dev/null
 	done
 	CLUSTER_PIDS=()
+	[ -n "$CLUSTER_HUB" ] && rm -rf "$(dirname "$CLUSTER_HUB")"
+	CLUSTER_HUB=
 }
 
 node_ip() {
@@ -81,7 +85,7 @@ start_node() {
 		-chardev "file,id=con,path=$dir/node$i.console,append=on" \
 		-chardev "file,id=res,path=$dir/node$i.results,append=on" \
 		-serial chardev:con -serial chardev:res \
-		-netdev "vde,id=net0,sock=$dir/hub" \
+		-netdev "vde,id=net0,sock=$CLUSTER_HUB" \
 		-device "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:$(printf %02x $((i + 1))),romfile=" \
 		</dev/null >>"$dir/node$i.qemu.log" 2>&1 &
 	pids[i]=$!
@@ -98,7 +102,11 @@ cluster_boot() {
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	vde_switch --hub --sock "$dir/hub" --daemon --pidfile "$dir/hub.pid" \
+	# Socket paths are limited to 108 bytes and the switch cuts its
+	# port sockets' names silently: keep them short, whatever the
+	# checkout's path.
+	CLUSTER_HUB=$(mktemp -d /tmp/pcn-vde.XXXXXX)/hub || return 1
+	vde_switch --hub --sock "$CLUSTER_HUB" --daemon --pidfile "$dir/hub.pid" \
 		>"$dir/hub.log" 2>&1 || { echo "vde_switch failed" >&2; return 1; }
 	# The daemon may write its pid file just after it returns.
 	for _ in $(seq 50); do
