@@ -345,8 +345,8 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 		return ret;
 	/* kernel_connect() waits for up to the send timeout. */
 	WRITE_ONCE(sock->sk->sk_sndtimeo, PCN_TCP_HANDSHAKE_TIMEOUT);
-	/* Our listed address: the peer checks it. */
 	atomic_inc(&peer->dials);
+	/* Our listed address: the peer checks it. */
 	ret = kernel_bind(sock, (struct sockaddr *)&local, sizeof(local));
 	if (!ret)
 		ret = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
