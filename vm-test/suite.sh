@@ -29,7 +29,8 @@ report() {
 			"not ok - "*)
 				num=$((num + 1)); failed=$((failed + 1)); bad=1
 				echo "not ok $num - $name/node$i: ${line#not ok - }" ;;
-			"# view: "* | "# transport: "* | "# log: "*)
+			"# view: "* | "# transport: "* | "# log: "* | \
+			"# neigh: "* | "# link: "* | "# arping "*)
 				# A guest's diagnosis of a failed check.
 				echo "  $line" ;;
 			esac

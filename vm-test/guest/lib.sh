@@ -63,6 +63,17 @@ membership_diag() {
 	echo
 	dmesg | grep -E 'pcn_tcp|popcorn: (node|transport)' | tail -n 25 |
 		sed 's/^/# log: /'
+	# Below Popcorn: neighbours, packet counts, and whether each node
+	# that is not online answers ARP.
+	ip neigh show | sed 's/^/# neigh: /'
+	for c in rx_packets tx_packets rx_dropped tx_dropped rx_errors; do
+		printf '%s %s ' $c "$(cat /sys/class/net/eth0/statistics/$c)"
+	done | sed 's/^/# link: /'
+	echo
+	for ip in $(cmdline_param pcn.nodes | tr ',' ' '); do
+		arping -c 2 -w 3 -I eth0 "$ip" 2>&1 | tail -n 1 |
+			sed "s/^/# arping $ip: /"
+	done
 }
 
 all_online() {	# all_online N: exactly N nodes online
