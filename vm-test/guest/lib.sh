@@ -63,8 +63,8 @@ membership_diag() {
 	echo
 	dmesg | grep -E 'pcn_tcp|popcorn: (node|transport)' | tail -n 25 |
 		sed 's/^/# log: /'
-	# Below Popcorn: neighbours, packet counts, and whether each node
-	# that is not online answers ARP.
+	# Below Popcorn: neighbours, packet counts, and whether each listed
+	# address answers ARP.
 	ip neigh show | sed 's/^/# neigh: /'
 	for c in rx_packets tx_packets rx_dropped tx_dropped rx_errors; do
 		printf '%s %s ' $c "$(cat /sys/class/net/eth0/statistics/$c)"
