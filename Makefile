@@ -3,6 +3,9 @@
 #   make          build the guest kernel (bzImage) with our patches and code
 #   make test     build what is stale, boot the QEMU test suite
 #   make run      the demo: boot 2 nodes and show each node's view
+#   make test-debug  the migration, DSM and stress scenarios on a second kernel
+#                 with lockdep, KASAN, atomic-sleep and list checks (build/obj-debug)
+#   make soak     boot the 3-node cluster N times (default 100), count failures
 #   make check-series  build after every patch of patches/ (slow)
 #   make clean    remove build output (the kernel tree stays unpacked)
 #   make distclean remove the whole build directory
@@ -14,6 +17,9 @@ BUILD   := $(REPO)/build
 KDIR    := $(BUILD)/linux
 KOBJ    := $(BUILD)/obj
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+# make test-debug: the same tree, its own objects and config.
+DOBJ    := $(BUILD)/obj-debug
+DBZIMAGE := $(DOBJ)/arch/x86/boot/bzImage
 TOOLS   := $(BUILD)/tools
 INITRD  := $(BUILD)/initramfs.cpio.gz
 JOBS    ?= $(shell nproc)
@@ -23,10 +29,12 @@ export CCACHE_DIR ?= $(HOME)/.cache/ccache
 # clone of the repository (CI) hits the same cache entries.
 export CCACHE_BASEDIR := $(REPO)
 
-KMAKE = $(MAKE) -C $(KDIR) O=$(KOBJ) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+KMAKE_ANY = $(MAKE) -C $(KDIR) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_USER=popcorn KBUILD_BUILD_HOST=build -j$(JOBS)
+KMAKE = $(KMAKE_ANY) O=$(KOBJ)
 
-.PHONY: all kernel deps tree tools initramfs test run check-series clean distclean
+.PHONY: all kernel kernel-debug deps tree tree-debug tools initramfs test test-debug soak run \
+	check-series clean distclean
 
 all: kernel
 
@@ -40,6 +48,13 @@ kernel: tree
 	@+$(KMAKE) -s bzImage
 	@echo "  KERNEL  $(BZIMAGE)"
 
+tree-debug: tree
+	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(KDIR) $(DOBJ) $(REPO)/configs/debug.config
+
+kernel-debug: tree-debug
+	@+$(KMAKE_ANY) O=$(DOBJ) -s bzImage
+	@echo "  KERNEL  $(DBZIMAGE)"
+
 tools: deps
 	@+$(MAKE) -s -C $(REPO)/tools/popcorn OUT=$(TOOLS)
 
@@ -48,6 +63,16 @@ initramfs: tools
 
 test: kernel initramfs
 	@$(REPO)/vm-test/suite.sh $(BZIMAGE) $(INITRD)
+
+# Shortened loops: KASAN and lockdep make TCG guests several times slower.
+test-debug: kernel-debug initramfs
+	@VMDIR=$(BUILD)/vm-debug VM_MEM=512M PCN_EXTRA_CMDLINE=kasan_multi_shot \
+		SCENARIOS="tcp-migrate tcp-dsm tcp-stress" MIGRATE_ROUNDS=100 DSM_ITERS=200 \
+		STRESS_SECONDS=20 MT_ROUNDS=10 $(REPO)/vm-test/suite.sh $(DBZIMAGE) $(INITRD)
+
+N ?= 100
+soak: kernel initramfs
+	@N=$(N) $(REPO)/vm-test/soak.sh $(BZIMAGE) $(INITRD)
 
 run: kernel initramfs
 	@$(REPO)/vm-test/demo.sh $(BZIMAGE) $(INITRD)

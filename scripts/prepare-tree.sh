@@ -5,14 +5,17 @@
 #   directories into it, and (re)configure the object directory when
 #   the config changes.  Objects never land in the source tree (nor, via
 #   the links, in the repository): the kernel is built with O=OBJ_DIR.
-# Usage: prepare-tree.sh REPO_DIR KERNEL_DIR OBJ_DIR
+# Usage: prepare-tree.sh REPO_DIR KERNEL_DIR OBJ_DIR [EXTRA_FRAGMENT]
+# EXTRA_FRAGMENT (make test-debug: configs/debug.config) is merged after
+# configs/guest.config; both object directories share one source tree.
 set -euo pipefail
 
 repo=$1
 kdir=$2
 odir=$3
 tarball=/usr/src/linux-source-6.1.tar.xz
-fragment=$repo/configs/guest.config
+fragments=("$repo/configs/guest.config")
+[ -n "${4:-}" ] && fragments+=("$4")
 
 # Identity of the series: the order and the diffs themselves, so that
 # rewording a commit message does not force a fresh tree.
@@ -52,11 +55,11 @@ link "$repo/include/popcorn" include/popcorn
 link "$repo/include/uapi/linux/popcorn.h" include/uapi/linux/popcorn.h
 
 mkdir -p "$odir"
-cfg_id=$( (cat "$fragment"; echo "$want") | sha256sum | cut -d' ' -f1)
+cfg_id=$( (cat "${fragments[@]}"; echo "$want") | sha256sum | cut -d' ' -f1)
 if [ "$cfg_id" != "$(cat "$odir/.pcn-config" 2>/dev/null || true)" ] || [ ! -f "$odir/.config" ]; then
-	echo "  CONFIG  tinyconfig + configs/guest.config"
+	echo "  CONFIG  tinyconfig + ${fragments[*]#"$repo/"}"
 	make -s -C "$kdir" O="$odir" ARCH=x86_64 tinyconfig >/dev/null
-	(cd "$odir" && ARCH=x86_64 "$kdir/scripts/kconfig/merge_config.sh" -m -O "$odir" .config "$fragment" >/dev/null)
+	(cd "$odir" && ARCH=x86_64 "$kdir/scripts/kconfig/merge_config.sh" -m -O "$odir" .config "${fragments[@]}" >/dev/null)
 	make -s -C "$kdir" O="$odir" ARCH=x86_64 olddefconfig >/dev/null
 	bad=0
 	while IFS= read -r line; do
@@ -69,7 +72,7 @@ if [ "$cfg_id" != "$(cat "$odir/.pcn-config" 2>/dev/null || true)" ] || [ ! -f "
 			echo "config: $line did not stick (got: $(grep "^$opt=\|$opt is not set" "$odir/.config"))" >&2
 			bad=1
 		fi
-	done < "$fragment"
+	done < <(cat "${fragments[@]}")
 	# Prefixes of the series (check-series.sh) lack our Kconfig entries.
 	[ $bad -eq 0 ] || [ -n "${PCN_LENIENT_CONFIG:-}" ] || exit 1
 	echo "$cfg_id" > "$odir/.pcn-config"

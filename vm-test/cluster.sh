@@ -3,11 +3,23 @@
 # (default: vm/ beside INITRD).
 #
 # cluster_boot NAME N TIMEOUT CMDLINE_FN [shuffle]
-#   boots N guests (-accel tcg) on one private VDE hub (its socket in
-#   a fresh directory under /tmp, removed with the cluster); guest i gets
+#   boots N guests (-accel tcg) on one private L2 segment; guest i gets
 #   node id i, address 10.77.0.(i+1)/24 and the kernel command line that
 #   CMDLINE_FN i prints.  With "shuffle" the guests start in a random
 #   order, a random fraction of a second apart.
+#
+#   The segment (PCN_NET): "bridge" (the default as root) is a Linux
+#   bridge with one tap device per guest inside a network namespace made
+#   for the cluster and deleted with it; the QEMU processes run in that
+#   namespace, so the host's own network is never touched and nothing
+#   the guests send can leave it.  "vde" (the default when not root) is
+#   a VDE hub whose socket lives in a fresh directory under /tmp; about
+#   one 3-node boot in 40 on it left two guests unable to resolve each
+#   other's address (Documentation/popcorn/testing.rst).
+#
+#   Every guest gets tsc_early_khz=<the host's TSC rate>: a TCG guest
+#   reads the host's TSC, and without the figure its kernel often fails
+#   to calibrate against the emulated PIT and runs on jiffies.
 #
 #   A guest prints its TAP lines on its second serial port, then
 #   "# done", then idles (so that it keeps serving its peers).  The
@@ -29,8 +41,26 @@ export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
 VM_MEM=${VM_MEM:-256M}
 VM_SMP=${VM_SMP:-2}
 
+PCN_NET=${PCN_NET:-$([ "$(id -u)" -eq 0 ] && echo bridge || echo vde)}
+case "$PCN_NET" in
+bridge | vde) ;;
+*) echo "cluster.sh: PCN_NET must be bridge or vde, not '$PCN_NET'" >&2; exit 2 ;;
+esac
+
+# The host's TSC rate, measured once per harness run.
+HOST_TSC_KHZ=${HOST_TSC_KHZ:-}
+if [ -z "$HOST_TSC_KHZ" ]; then
+	_tsc_bin=$(dirname "$INITRD")/tsc-khz
+	gcc -O2 -o "$_tsc_bin" "$(dirname "${BASH_SOURCE[0]}")/host/tsc-khz.c" &&
+		HOST_TSC_KHZ=$("$_tsc_bin") ||
+		{ echo "cluster.sh: cannot measure the host's TSC rate" >&2; exit 2; }
+fi
+export HOST_TSC_KHZ
+
 CLUSTER_PIDS=()
 CLUSTER_HUB=	# the running cluster's switch socket (a short /tmp path)
+CLUSTER_NS=	# the running cluster's network namespace (PCN_NET=bridge)
+CLUSTER_SEQ=0	# clusters booted by this harness run (namespace names)
 pids=()		# QEMU pid per node of the running cluster
 boots=()	# boots per node of the running cluster
 
@@ -45,6 +75,61 @@ cluster_cleanup() {
 	CLUSTER_PIDS=()
 	[ -n "$CLUSTER_HUB" ] && rm -rf "$(dirname "$CLUSTER_HUB")"
 	CLUSTER_HUB=
+	# Deleting the namespace takes its bridge and taps with it.
+	[ -n "$CLUSTER_NS" ] && ip netns del "$CLUSTER_NS" 2>/dev/null
+	CLUSTER_NS=
+}
+
+# net_up DIR: make the cluster's L2 segment.
+net_up() {
+	local dir=$1
+
+	if [ "$PCN_NET" = bridge ]; then
+		CLUSTER_SEQ=$((CLUSTER_SEQ + 1))
+		CLUSTER_NS=pcn-$$-$CLUSTER_SEQ
+		ip netns add "$CLUSTER_NS" &&
+			ip -n "$CLUSTER_NS" link add br0 type bridge stp_state 0 &&
+			ip -n "$CLUSTER_NS" link set br0 up ||
+			{ echo "cannot make network namespace $CLUSTER_NS" >&2; return 1; }
+		echo "# segment: bridge in network namespace $CLUSTER_NS" > "$dir/segment"
+		return 0
+	fi
+	# Socket paths are limited to 108 bytes and the switch cuts its
+	# port sockets' names silently: keep them short, whatever the
+	# checkout's path.
+	CLUSTER_HUB=$(mktemp -d /tmp/pcn-vde.XXXXXX)/hub || return 1
+	vde_switch --hub --sock "$CLUSTER_HUB" --daemon --pidfile "$dir/hub.pid" \
+		>"$dir/hub.log" 2>&1 || { echo "vde_switch failed" >&2; return 1; }
+	# The daemon may write its pid file just after it returns.
+	for _ in $(seq 50); do
+		[ -s "$dir/hub.pid" ] && break
+		sleep 0.1
+	done
+	CLUSTER_PIDS+=("$(cat "$dir/hub.pid")")
+	echo "# segment: VDE hub $CLUSTER_HUB" > "$dir/segment"
+}
+
+# net_args I: QEMU's -netdev option for guest I, after making its port.
+# A tap made before QEMU opens it outlives QEMU, so a restarted guest
+# finds its port again.
+net_args() {
+	local i=$1
+
+	if [ "$PCN_NET" = bridge ]; then
+		if ! ip -n "$CLUSTER_NS" link show "tap$i" >/dev/null 2>&1; then
+			ip -n "$CLUSTER_NS" tuntap add "tap$i" mode tap &&
+				ip -n "$CLUSTER_NS" link set "tap$i" master br0 &&
+				ip -n "$CLUSTER_NS" link set "tap$i" up || return 1
+		fi
+		echo "tap,id=net0,ifname=tap$i,script=no,downscript=no"
+	else
+		echo "vde,id=net0,sock=$CLUSTER_HUB"
+	fi
+}
+
+# net_exec: the command prefix that runs QEMU on the segment's side.
+net_exec() {
+	[ "$PCN_NET" = bridge ] && echo "ip netns exec $CLUSTER_NS"
 }
 
 node_ip() {
@@ -63,6 +148,7 @@ node_list() {	# node_list N: the pcn.nodes= value for N nodes
 # Popcorn starts, so the kernel can check its own address.
 base_cmdline() {	# base_cmdline I
 	echo "console=ttyS0 panic=-1 oops=panic tsc=reliable" \
+	     "tsc_early_khz=$HOST_TSC_KHZ ${PCN_EXTRA_CMDLINE:-}" \
 	     "ip=$(node_ip "$1")::::node$1:eth0:off"
 }
 
@@ -75,17 +161,18 @@ node_done() {	# node_done DIR I
 # are appended to the same results file across boots.  The boot number
 # is passed as pcn_boot= on the kernel command line.
 start_node() {
-	local dir=$1 i=$2 cmdline_fn=$3
+	local dir=$1 i=$2 cmdline_fn=$3 netdev
 
+	netdev=$(net_args "$i") || { echo "cannot make port $i of the segment" >&2; return 1; }
 	boots[i]=$((boots[i] + 1))
-	qemu-system-x86_64 -accel tcg -cpu max -m "$VM_MEM" -smp "$VM_SMP" \
+	$(net_exec) qemu-system-x86_64 -accel tcg -cpu max -m "$VM_MEM" -smp "$VM_SMP" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$BZIMAGE" -initrd "$INITRD" \
 		-append "$($cmdline_fn "$i") pcn_boot=${boots[i]}" \
 		-chardev "file,id=con,path=$dir/node$i.console,append=on" \
 		-chardev "file,id=res,path=$dir/node$i.results,append=on" \
 		-serial chardev:con -serial chardev:res \
-		-netdev "vde,id=net0,sock=$CLUSTER_HUB" \
+		-netdev "$netdev" \
 		-device "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:$(printf %02x $((i + 1))),romfile=" \
 		</dev/null >>"$dir/node$i.qemu.log" 2>&1 &
 	pids[i]=$!
@@ -102,18 +189,7 @@ cluster_boot() {
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	# Socket paths are limited to 108 bytes and the switch cuts its
-	# port sockets' names silently: keep them short, whatever the
-	# checkout's path.
-	CLUSTER_HUB=$(mktemp -d /tmp/pcn-vde.XXXXXX)/hub || return 1
-	vde_switch --hub --sock "$CLUSTER_HUB" --daemon --pidfile "$dir/hub.pid" \
-		>"$dir/hub.log" 2>&1 || { echo "vde_switch failed" >&2; return 1; }
-	# The daemon may write its pid file just after it returns.
-	for _ in $(seq 50); do
-		[ -s "$dir/hub.pid" ] && break
-		sleep 0.1
-	done
-	CLUSTER_PIDS+=("$(cat "$dir/hub.pid")")
+	net_up "$dir" || return 1
 
 	order=$(seq 0 $((n - 1)))
 	[ -n "$shuffle" ] && order=$(echo "$order" | shuf)
@@ -121,7 +197,7 @@ cluster_boot() {
 	for i in $order; do
 		: > "$dir/node$i.results"
 		boots[i]=0
-		start_node "$dir" "$i" "$cmdline_fn"
+		start_node "$dir" "$i" "$cmdline_fn" || { cluster_cleanup; return 1; }
 		[ -n "$shuffle" ] && sleep "0.$((RANDOM % 10))"
 		# Booting is the heaviest part for TCG: spread it out.
 		sleep "${BOOT_STAGGER:-0}"

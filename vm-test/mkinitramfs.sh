@@ -15,6 +15,16 @@ for f in "$tools"/*; do
 	[ -x "$f" ] && [ -f "$f" ] && cp "$f" "$root/bin/"
 done
 cp "$here/guest/init" "$root/init"
+# An unprivileged user for tests that must not run as root (run with
+# as_user in guest/lib.sh): uid and gid 1000, no password, no groups.
+cat > "$root/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+pcn:x:1000:1000:Popcorn unprivileged test user:/tmp:/bin/sh
+EOF
+cat > "$root/etc/group" <<'EOF'
+root:x:0:
+pcn:x:1000:
+EOF
 cp "$here"/guest/*.sh "$root/tests/"
 chmod +x "$root/init" "$root"/tests/*.sh
 

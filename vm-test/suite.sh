@@ -11,6 +11,15 @@ NODE_TIMEOUT=${NODE_TIMEOUT:-180}
 . "$(dirname "$0")/cluster.sh" "$@"
 
 passed=0 failed=0 skipped=0 num=0
+SPLATS_TOTAL=0
+
+# A kernel report of any kind: oops, BUG, WARN, and what the debug
+# kernel of make test-debug adds (lockdep, KASAN, sleeping in atomic
+# context, list corruption, RCU misuse).  Each first line is counted.
+SPLAT_RE='Kernel panic|BUG:|WARNING:|Oops|general protection|Call Trace|'
+SPLAT_RE+='possible (circular|recursive) locking|inconsistent lock state|'
+SPLAT_RE+='DEBUG_LOCKS_WARN_ON|suspicious RCU usage|KASAN:|'
+SPLAT_RE+='sleeping function called from invalid context|list_(add|del) corruption'
 
 # report NAME N: count the results of every node of scenario NAME.
 report() {
@@ -45,14 +54,15 @@ report() {
 			[ -e "$dir/node$i.results.host" ] && sed 's/^/  /' "$dir/node$i.results.host"
 		fi
 		num=$((num + 1))
-		if ! grep -qE 'Kernel panic|BUG:|WARNING:|Oops|general protection|Call Trace' "$dir/node$i.console"; then
+		splats=$(grep -cE "$SPLAT_RE" "$dir/node$i.console")
+		if [ "$splats" -eq 0 ]; then
 			passed=$((passed + 1))
-			echo "ok $num - $name/node$i: no panic, BUG, WARNING or oops in the kernel log"
+			echo "ok $num - $name/node$i: no panic, BUG, WARNING, oops, lockdep or KASAN report in the kernel log"
 		else
 			failed=$((failed + 1)); bad=1
-			echo "not ok $num - $name/node$i: no panic, BUG, WARNING or oops in the kernel log"
-			grep -m 3 -E 'Kernel panic|BUG:|WARNING:|Oops|general protection|Call Trace' \
-				"$dir/node$i.console" | sed 's/^/  /'
+			echo "not ok $num - $name/node$i: no panic, BUG, WARNING, oops, lockdep or KASAN report in the kernel log ($splats report lines)"
+			grep -E "$SPLAT_RE" "$dir/node$i.console" | sort | uniq -c | sort -rn | head -n 10 | sed 's/^/  /'
+			SPLATS_TOTAL=$((SPLATS_TOTAL + splats))
 		fi
 		if [ $bad -ne 0 ]; then
 			echo "  --- tail of $dir/node$i.console ---"
@@ -184,8 +194,11 @@ if [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" harness-timeout "* ]]; the
 	grep -q "killed" "$VMDIR/harness-timeout/node0.results.host" 2>/dev/null
 	host_check $? "the kill is recorded for the report"
 	host_check $(! pgrep -f "$VMDIR/harness-timeout/" >/dev/null; echo $?) "no QEMU or vde_switch process left"
+	host_check $(! ip netns list 2>/dev/null | grep -q "^pcn-$$-"; echo $?) \
+		"no network namespace of this run left"
 fi
 
+[ "$SPLATS_TOTAL" -gt 0 ] && echo "# kernel report lines in all consoles: $SPLATS_TOTAL"
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

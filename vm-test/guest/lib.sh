@@ -5,6 +5,14 @@ tap() {	# tap CONDITION_STATUS DESCRIPTION
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
 }
 
+# as_user COMMAND [ARGS...]: run COMMAND as the unprivileged user pcn
+# (uid 1000, gid 1000, no supplementary groups), with its arguments
+# passed unchanged.  Root needs no password for su.  busybox su reads
+# options anywhere on its command line: "--" keeps COMMAND's own.
+as_user() {
+	su -s /bin/sh -c 'exec "$0" "$@"' pcn -- "$@"
+}
+
 # Value of a key=value parameter on the kernel command line.
 cmdline_param() {
 	tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1

@@ -32,6 +32,12 @@ node0() {
 	[ "$(stat_type total sent)" -eq 0 ] && [ "$(stat_key dropped bad_type)" -eq 0 ]
 	tap $? "writing /proc/popcorn_stat resets the counters"
 
+	# The unprivileged user that the security tests run programs as.
+	ids="$(as_user id -u) $(as_user id -g) $(as_user id -G)"
+	[ "$ids" = "1000 1000 1000" ]
+	tap $? "as_user runs a program as uid 1000, gid 1000, no other group (got $ids)"
+	as_user popcorn nodes | grep -q "^$N node(s) online"
+	tap $? "as_user runs popcorn nodes"
 	for peer in 1 2; do
 		for size in $SIZES; do
 			s0=$(stat_type ping_request sent)
@@ -40,6 +46,12 @@ node0() {
 			out=$(popcorn ping "$peer" --size "$size" --count "$COUNT" 2>&1)
 			tap $? "ping node $peer, $COUNT x $size bytes, payload verified"
 			echo "$out" | sed 's/^/# /'
+			if [ "$size" -eq 64 ]; then
+				# On jiffies every round trip reads 0 or 4000 us.
+				min=$(echo "$out" | sed -n 's/^latency us: min \([0-9.]*\) .*/\1/p')
+				awk -v m="${min:-0}" 'BEGIN { exit !(m > 0 && m < 4000) }'
+				tap $? "ping node $peer, 64 bytes: minimum round trip $min us, a microsecond figure"
+			fi
 			s1=$(stat_type ping_request sent)
 			b1=$(stat_type ping_request sent_bytes)
 			r1=$(stat_type ping_response recv)
@@ -49,6 +61,11 @@ node0() {
 			tap $? "popcorn_stat: ping_request sent_bytes +$((b1 - b0)) (want $((COUNT * (24 + size))))"
 		done
 	done
+	sent=$(stat_type ping_request sent)
+	! as_user sh -c 'echo 1 > /proc/popcorn_stat' 2>/dev/null &&
+		[ "$(stat_type ping_request sent)" -eq "$sent" ] && [ "$sent" -gt 0 ]
+	tap $? "the unprivileged user cannot reset /proc/popcorn_stat"
+
 	# Concurrent senders share one connection: 4 series at once.
 	s0=$(stat_type ping_request sent)
 	pids=
