@@ -3,7 +3,7 @@
 # TAP lines every guest reports, and ends with "N passed, N failed".
 # Usage: suite.sh BZIMAGE INITRD
 # Environment: TRANSPORTS (default "tcp"), VMDIR, NODE_TIMEOUT, DSM_TIMEOUT,
-# MIGRATE_ROUNDS, DSM_ITERS, STRESS_SECONDS, MT_ROUNDS, MT_SLEEP_MS,
+# MIGRATE_ROUNDS, MIGRATE_BIG_MIB, DSM_ITERS, STRESS_SECONDS, MT_ROUNDS, MT_SLEEP_MS,
 # SCENARIOS (names of the scenarios to run; default all).
 set -uo pipefail
 
@@ -112,7 +112,7 @@ for transport in ${TRANSPORTS:-tcp}; do
 	migrate3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=migrate" \
-		     "pcn_rounds=${MIGRATE_ROUNDS:-1000}"
+		     "pcn_rounds=${MIGRATE_ROUNDS:-1000} pcn_big_mib=${MIGRATE_BIG_MIB:-16}"
 	}
 	run_scenario "$transport-migrate" 3 migrate3
 

@@ -24,6 +24,7 @@
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mm_types.h>
 #include <linux/mmu_context.h>
 #include <linux/mutex.h>
@@ -91,6 +92,16 @@ static unsigned long pcn_worker_key(int nid, u32 ctx_id)
 
 /* ---- contexts ------------------------------------------------------ */
 
+/*
+ * The three xarrays of a context would share one lock class (xa_init()
+ * has a single spin_lock_init() site), yet a remote records a grant in
+ * @grants under the lock of @faults (page_client.c), so lockdep must
+ * tell them apart.  Nothing takes @faults under another xarray's lock.
+ */
+static struct lock_class_key pcn_pages_lock_key;
+static struct lock_class_key pcn_grants_lock_key;
+static struct lock_class_key pcn_faults_lock_key;
+
 static void pcn_context_init(struct remote_context *ctx)
 {
 	kref_init(&ctx->kref);
@@ -99,6 +110,9 @@ static void pcn_context_init(struct remote_context *ctx)
 	xa_init(&ctx->pages);
 	xa_init(&ctx->grants);
 	xa_init(&ctx->faults);
+	lockdep_set_class(&ctx->pages.xa_lock, &pcn_pages_lock_key);
+	lockdep_set_class(&ctx->grants.xa_lock, &pcn_grants_lock_key);
+	lockdep_set_class(&ctx->faults.xa_lock, &pcn_faults_lock_key);
 	atomic64_set(&ctx->version, 1);
 	init_waitqueue_head(&ctx->wq);
 }

@@ -5,6 +5,10 @@
 
 nid=$(cmdline_param pcn.nid)
 rounds=$(cmdline_param pcn_rounds)
+# The large buffer of test_migrate basic (MiB) and its pages.
+big_mib=$(cmdline_param pcn_big_mib)
+big_mib=${big_mib:-16}
+big_pages=$((big_mib * 256))
 workers=/sys/kernel/debug/popcorn/workers
 
 wait_all_online 3 120
@@ -23,11 +27,11 @@ if [ "$nid" = 0 ]; then
 	[ $rc -eq 137 ] && [ ! -d /proc/$victim ]
 	tap $? "origin process killed with SIGKILL while at node 1 (status $rc)"
 
-	/bin/test_migrate basic 1 "${rounds:-1000}" 2
+	/bin/test_migrate basic 1 "${rounds:-1000}" 2 "$big_mib"
 	tap $? "test_migrate basic exited 0"
 	grep '^fault ' /proc/popcorn_stat | sed 's/^/# /'
 	stat_at_least 1 fault local && stat_at_least 1 fault remote_read &&
-		stat_at_least 4096 fault invalidation &&
+		stat_at_least $big_pages fault invalidation &&
 		[ "$(awk '$1 == "fault" && $2 == "invalidation" { print $4 }' /proc/popcorn_stat)" -gt 0 ]
 	tap $? "/proc/popcorn_stat counts the origin's faults by kind with a mean latency"
 
@@ -69,9 +73,9 @@ if [ "$nid" = 0 ]; then
 	[ "$(stat_type vma_request recv)" -ge 1 ] &&
 		[ "$(stat_type vma_op recv)" -ge 1 ]
 	tap $? "/proc/popcorn_stat counts VMA messages (vma_request $(stat_type vma_request recv), vma_op $(stat_type vma_op recv))"
-	[ "$(stat_type page_request recv)" -ge 4096 ] &&
-		[ "$(stat_type page_grant sent)" -ge 4096 ] &&
-		[ "$(stat_type page_invalidate sent)" -ge 4096 ]
+	[ "$(stat_type page_request recv)" -ge $big_pages ] &&
+		[ "$(stat_type page_grant sent)" -ge $big_pages ] &&
+		[ "$(stat_type page_invalidate sent)" -ge $big_pages ]
 	tap $? "/proc/popcorn_stat counts page messages (page_request $(stat_type page_request recv), page_invalidate $(stat_type page_invalidate sent))"
 	# A signal with a handler, sent to the origin pid, runs it remotely.
 	/bin/test_migrate signal 1 > /tmp/signal.out &
@@ -92,11 +96,11 @@ elif [ "$nid" = 1 ]; then
 	wpid=$(awk '{ print $3; exit }' $workers)
 	wait_until 60 sh -c "[ ! -d /proc/$wpid ]"
 	tap $? "worker $wpid and its thread gone after the origin process was killed (${WAITED}s)"
-	# The 16 MiB buffer is changed here: 4096 write faults at least.
-	wait_until 600 stat_at_least 4096 fault remote_write
+	# The large buffer is changed here: a write fault per page at least.
+	wait_until 600 stat_at_least $big_pages fault remote_write
 	tap $? "/proc/popcorn_stat counts this node's remote write faults"
 	grep '^fault ' /proc/popcorn_stat | sed 's/^/# /'
-	stat_at_least 4096 fault remote_read &&
+	stat_at_least $big_pages fault remote_read &&
 		[ "$(awk '$1 == "fault" && $2 == "remote_read" { print $4 }' /proc/popcorn_stat)" -gt 0 ]
 	tap $? "remote read faults counted with their mean latency"
 fi

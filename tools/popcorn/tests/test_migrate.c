@@ -2,9 +2,11 @@
 /*
  * Guest test of thread migration, run at the origin (node 0):
  *
- *   test_migrate basic NID ROUNDS [VIA]   status, errors, there-and-back
- *                                         loop, 16 MiB buffer, malloc/mmap
- *                                         at NID; VIA: a second remote
+ *   test_migrate basic NID ROUNDS [VIA [MIB]]
+ *                                         status, errors, there-and-back
+ *                                         loop, MIB (16) MiB buffer,
+ *                                         malloc/mmap at NID; VIA: a
+ *                                         second remote
  *   test_migrate offline NID              NID is offline: EAGAIN
  *   test_migrate exit NID CODE            exit(CODE) at NID
  *   test_migrate spin NID                 print "# pid N", loop at NID
@@ -36,7 +38,8 @@
 #include "../popcorn.h"
 #include "tap.h"
 
-#define BIG_SIZE	(16 << 20)
+/* The large buffer, in MiB: 16 unless the command line says (debug kernels). */
+static size_t big_mib = 16;
 
 static volatile int global_counter = 7;
 
@@ -238,11 +241,11 @@ static void basic(int nid, int rounds, int via)
 		  "global changed at the remote seen at the origin (%d)",
 		  global_counter);
 
-	/* 16 MiB: written here, read and changed there, read here. */
+	/* big_mib MiB: written here, read and changed there, read here. */
 	{
-		uint64_t *big = malloc(BIG_SIZE), sum_origin, sum_remote,
+		uint64_t *big = malloc(big_mib << 20), sum_origin, sum_remote,
 			 sum_changed, sum_back;
-		size_t words = BIG_SIZE / 8, k;
+		size_t words = (big_mib << 20) / 8, k;
 
 		for (k = 0; k < words; k++)
 			big[k] = k * 2654435761u ^ 0x5a5a;
@@ -255,11 +258,11 @@ static void basic(int nid, int rounds, int via)
 		ret |= popcorn_migrate(0);
 		sum_back = sum64(big, words);
 		tap_check(ret == 0 && sum_remote == sum_origin,
-			  "16 MiB written at the origin read at node %d (checksum %llx)",
-			  nid, (unsigned long long)sum_remote);
+			  "%zu MiB written at the origin read at node %d (checksum %llx)",
+			  big_mib, nid, (unsigned long long)sum_remote);
 		tap_check(sum_back == sum_changed && sum_back != sum_origin,
-			  "16 MiB changed at node %d read back at the origin (checksum %llx)",
-			  nid, (unsigned long long)sum_back);
+			  "%zu MiB changed at node %d read back at the origin (checksum %llx)",
+			  big_mib, nid, (unsigned long long)sum_back);
 		free(big);
 	}
 
@@ -413,6 +416,8 @@ int main(int argc, char **argv)
 	}
 	nid = atoi(argv[2]);
 	if (!strcmp(argv[1], "basic") && argc >= 4) {
+		if (argc > 5 && atoi(argv[5]) > 0)
+			big_mib = atoi(argv[5]);
 		basic(nid, atoi(argv[3]), argc > 4 ? atoi(argv[4]) : -1);
 	} else if (!strcmp(argv[1], "offline")) {
 		expect_error(popcorn_migrate(nid), EAGAIN,
