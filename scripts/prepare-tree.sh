@@ -7,7 +7,8 @@
 #   the links, in the repository): the kernel is built with O=OBJ_DIR.
 # Usage: prepare-tree.sh REPO_DIR KERNEL_DIR OBJ_DIR [EXTRA_FRAGMENT]
 # EXTRA_FRAGMENT (make test-debug: configs/debug.config) is merged after
-# configs/guest.config; both object directories share one source tree.
+# configs/guest.config (for an option set in both, the later value is
+# the one checked); both object directories share one source tree.
 set -euo pipefail
 
 repo=$1
@@ -72,7 +73,9 @@ if [ "$cfg_id" != "$(cat "$odir/.pcn-config" 2>/dev/null || true)" ] || [ ! -f "
 			echo "config: $line did not stick (got: $(grep "^$opt=\|$opt is not set" "$odir/.config"))" >&2
 			bad=1
 		fi
-	done < <(cat "${fragments[@]}")
+	done < <(cat "${fragments[@]}" |
+		 awk -F= '/^CONFIG_/ { if (!($1 in v)) k[n++] = $1; v[$1] = $0 }
+			  END { for (i = 0; i < n; i++) print v[k[i]] }')
 	# Prefixes of the series (check-series.sh) lack our Kconfig entries.
 	[ $bad -eq 0 ] || [ -n "${PCN_LENIENT_CONFIG:-}" ] || exit 1
 	echo "$cfg_id" > "$odir/.pcn-config"

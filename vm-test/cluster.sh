@@ -41,7 +41,27 @@ export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
 VM_MEM=${VM_MEM:-256M}
 VM_SMP=${VM_SMP:-2}
 
-PCN_NET=${PCN_NET:-$([ "$(id -u)" -eq 0 ] && echo bridge || echo vde)}
+# bridge_works: root can make a namespace with a bridge and a tap here
+# (not so in a container without /dev/net/tun or CAP_SYS_ADMIN).
+bridge_works() {
+	local ns=pcn-probe-$$ ok=1
+
+	[ "$(id -u)" -eq 0 ] || return 1
+	ip netns add "$ns" 2>/dev/null || return 1
+	ip -n "$ns" link add br0 type bridge 2>/dev/null &&
+		ip -n "$ns" tuntap add tap0 mode tap 2>/dev/null && ok=0
+	ip netns del "$ns"
+	return $ok
+}
+if [ -z "${PCN_NET:-}" ]; then
+	if bridge_works; then
+		PCN_NET=bridge
+	else
+		PCN_NET=vde
+		[ "$(id -u)" -eq 0 ] &&
+			echo "cluster.sh: cannot make a bridge and taps in a network namespace here; using a VDE hub" >&2
+	fi
+fi
 case "$PCN_NET" in
 bridge | vde) ;;
 *) echo "cluster.sh: PCN_NET must be bridge or vde, not '$PCN_NET'" >&2; exit 2 ;;
@@ -75,8 +95,13 @@ cluster_cleanup() {
 	CLUSTER_PIDS=()
 	[ -n "$CLUSTER_HUB" ] && rm -rf "$(dirname "$CLUSTER_HUB")"
 	CLUSTER_HUB=
-	# Deleting the namespace takes its bridge and taps with it.
-	[ -n "$CLUSTER_NS" ] && ip netns del "$CLUSTER_NS" 2>/dev/null
+	# Deleting the namespace takes its bridge and taps with it; a QEMU
+	# that started but was not recorded yet (a signal in between) is
+	# still found in it.
+	if [ -n "$CLUSTER_NS" ]; then
+		ip netns pids "$CLUSTER_NS" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$CLUSTER_NS" 2>/dev/null
+	fi
 	CLUSTER_NS=
 }
 
@@ -189,7 +214,7 @@ cluster_boot() {
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	net_up "$dir" || return 1
+	net_up "$dir" || { cluster_cleanup; return 1; }
 
 	order=$(seq 0 $((n - 1)))
 	[ -n "$shuffle" ] && order=$(echo "$order" | shuf)
@@ -230,7 +255,9 @@ cluster_boot() {
 				restarted[j]=1
 				echo "# node$j restarted on request at $((SECONDS + timeout - deadline)) s" \
 					>> "$dir/events"
-				start_node "$dir" "$j" "$cmdline_fn"
+				start_node "$dir" "$j" "$cmdline_fn" ||
+					echo "# $name: node$j could not be restarted" \
+						>>"$dir/node$j.results.host"
 			fi
 		done
 		if [ $SECONDS -ge $deadline ]; then

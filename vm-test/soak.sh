@@ -38,10 +38,10 @@ for ((k = 1; k <= N; k++)); do
 	cluster_boot soak "$NODES" "$NODE_TIMEOUT" soak_cmdline shuffle
 	if boot_ok "$VMDIR/soak"; then
 		passed=$((passed + 1))
-		echo "ok $k - boot $k: $(cat "$VMDIR/soak/boot-order") ($((SECONDS - t)) s)"
+		echo "ok $k - boot $k: $(sed "s/^# soak: //" "$VMDIR/soak/boot-order") ($((SECONDS - t)) s)"
 	else
 		failed=$((failed + 1))
-		echo "not ok $k - boot $k: $(cat "$VMDIR/soak/boot-order") ($((SECONDS - t)) s)"
+		echo "not ok $k - boot $k: $(sed "s/^# soak: //" "$VMDIR/soak/boot-order") ($((SECONDS - t)) s)"
 		rm -rf "$VMDIR/soak-fail-$k"
 		cp -r "$VMDIR/soak" "$VMDIR/soak-fail-$k"
 		for ((i = 0; i < NODES; i++)); do

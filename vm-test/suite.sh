@@ -11,6 +11,7 @@ NODE_TIMEOUT=${NODE_TIMEOUT:-180}
 . "$(dirname "$0")/cluster.sh" "$@"
 
 passed=0 failed=0 skipped=0 num=0
+mkdir -p "$VMDIR"
 SPLATS_TOTAL=0
 
 # A kernel report of any kind: oops, BUG, WARN, and what the debug
@@ -78,10 +79,12 @@ report() {
 run_scenario() {	# run_scenario NAME N CMDLINE_FN [shuffle]
 	# SCENARIOS="a b": run only the scenarios named (for development).
 	[ -n "${SCENARIOS:-}" ] && [[ " $SCENARIOS " != *" $1 "* ]] && return
+	local t=$SECONDS
 	echo "# scenario $1: $2 node(s)"
 	cluster_boot "$1" "$2" "$NODE_TIMEOUT" "$3" "${4:-}"
 	cat "$VMDIR/$1/boot-order" "$VMDIR/$1/events" 2>/dev/null
 	report "$1" "$2"
+	echo "# scenario $1: $((SECONDS - t)) s"
 }
 
 # --- scenarios --------------------------------------------------------
@@ -199,6 +202,8 @@ if [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" harness-timeout "* ]]; the
 fi
 
 [ "$SPLATS_TOTAL" -gt 0 ] && echo "# kernel report lines in all consoles: $SPLATS_TOTAL"
+# For scripts/check.sh, which adds up make test and make test-debug.
+echo "$passed $failed $skipped" > "$VMDIR/summary"
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
