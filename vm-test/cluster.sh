@@ -62,6 +62,17 @@ if [ -z "${PCN_NET:-}" ]; then
 			echo "cluster.sh: cannot make a bridge and taps in a network namespace here; using a VDE hub" >&2
 	fi
 fi
+# Namespaces of a harness run that was killed outright (SIGKILL leaves
+# no trap to run): their owner's pid is in the name.
+if [ "$PCN_NET" = bridge ]; then
+	for _ns in $(ip netns list 2>/dev/null | sed -n 's/^\(pcn-[0-9]*-[0-9]*\).*/\1/p'); do
+		_owner=${_ns#pcn-}
+		_owner=${_owner%%-*}
+		kill -0 "$_owner" 2>/dev/null && continue
+		ip netns pids "$_ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$_ns" 2>/dev/null
+	done
+fi
 case "$PCN_NET" in
 bridge | vde) ;;
 *) echo "cluster.sh: PCN_NET must be bridge or vde, not '$PCN_NET'" >&2; exit 2 ;;
