@@ -2,11 +2,12 @@
 # demo.sh as ". cluster.sh BZIMAGE INITRD".  Results go below $VMDIR
 # (default: vm/ beside INITRD).
 #
-# cluster_boot NAME N TIMEOUT CMDLINE_FN [shuffle]
+# cluster_boot NAME N TIMEOUT CMDLINE_FN [shuffle|shuffle-now]
 #   boots N guests (-accel tcg) on one private L2 segment; guest i gets
 #   node id i, address 10.77.0.(i+1)/24 and the kernel command line that
 #   CMDLINE_FN i prints.  With "shuffle" the guests start in a random
-#   order, a random fraction of a second apart.
+#   order, a random fraction of a second apart; with "shuffle-now" in a
+#   random order, all at once (as the unshuffled scenarios start).
 #
 #   The segment (PCN_NET): "bridge" (the default as root) is a Linux
 #   bridge with one tap device per guest inside a network namespace made
@@ -234,7 +235,7 @@ cluster_boot() {
 		: > "$dir/node$i.results"
 		boots[i]=0
 		start_node "$dir" "$i" "$cmdline_fn" || { cluster_cleanup; return 1; }
-		[ -n "$shuffle" ] && sleep "0.$((RANDOM % 10))"
+		[ "$shuffle" = shuffle ] && sleep "0.$((RANDOM % 10))"
 		# Booting is the heaviest part for TCG: spread it out.
 		sleep "${BOOT_STAGGER:-0}"
 	done

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make soak: boot the 3-node cluster N times (default 100), the guests
-# in a random order as in the suite's 3-node scenario, and count the
+# in a random order, alternately staggered as in the suite's 3-node
+# scenario and all at once as in the others, and count the
 # boots in which some node did not see, or could not reach, another one.
 # A failed boot's logs are kept in $VMDIR/soak-fail-K.
 # Usage: soak.sh BZIMAGE INITRD   Environment: N, NODES (default 3), PCN_NET.
@@ -35,13 +36,18 @@ passed=0 failed=0
 start=$SECONDS
 for ((k = 1; k <= N; k++)); do
 	t=$SECONDS
-	cluster_boot soak "$NODES" "$NODE_TIMEOUT" soak_cmdline shuffle
+	# Odd boots start the guests a random fraction of a second apart,
+	# even boots all at once: the VDE hub lost a pair only when the
+	# QEMU processes attached to it close together.
+	mode=shuffle
+	[ $((k % 2)) -eq 0 ] && mode=shuffle-now
+	cluster_boot soak "$NODES" "$NODE_TIMEOUT" soak_cmdline $mode
 	if boot_ok "$VMDIR/soak"; then
 		passed=$((passed + 1))
-		echo "ok $k - boot $k: $(sed "s/^# soak: //" "$VMDIR/soak/boot-order") ($((SECONDS - t)) s)"
+		echo "ok $k - boot $k: $(sed "s/^# soak: //" "$VMDIR/soak/boot-order"), $mode ($((SECONDS - t)) s)"
 	else
 		failed=$((failed + 1))
-		echo "not ok $k - boot $k: $(sed "s/^# soak: //" "$VMDIR/soak/boot-order") ($((SECONDS - t)) s)"
+		echo "not ok $k - boot $k: $(sed "s/^# soak: //" "$VMDIR/soak/boot-order"), $mode ($((SECONDS - t)) s)"
 		rm -rf "$VMDIR/soak-fail-$k"
 		cp -r "$VMDIR/soak" "$VMDIR/soak-fail-$k"
 		for ((i = 0; i < NODES; i++)); do
