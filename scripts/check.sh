@@ -10,11 +10,9 @@ repo=$1
 build=$2
 passed=0 failed=0 skipped=0 rc=0
 
-for target in test test-debug; do
-	case $target in
-	test) summary=$build/vm/summary ;;
-	test-debug) summary=$build/vm-debug/summary ;;
-	esac
+for run in test:vm test-debug:vm-debug; do	# target:results directory
+	target=${run%%:*}
+	summary=$build/${run#*:}/summary
 	rm -f "$summary"
 	start=$SECONDS
 	${MAKE:-make} -C "$repo" --no-print-directory "$target" VMDIR="$(dirname "$summary")" || rc=1

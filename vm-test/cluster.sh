@@ -13,10 +13,13 @@
 #   bridge with one tap device per guest inside a network namespace made
 #   for the cluster and deleted with it; the QEMU processes run in that
 #   namespace, so the host's own network is never touched and nothing
-#   the guests send can leave it.  "vde" (the default when not root) is
-#   a VDE hub whose socket lives in a fresh directory under /tmp; about
-#   one 3-node boot in 40 on it left two guests unable to resolve each
-#   other's address (Documentation/popcorn/testing.rst).
+#   the guests send can leave it.  "vde" (the default when no bridge
+#   can be made: not root, or no /dev/net/tun) is a VDE hub whose socket
+#   lives in a fresh directory under /tmp; a vde_switch bug can leave
+#   two of three guests unable to hear each other
+#   (Documentation/popcorn/testing.rst).
+#
+#   SPLAT_RE matches the first lines of every kind of kernel report.
 #
 #   Every guest gets tsc_early_khz=<the host's TSC rate>: a TCG guest
 #   reads the host's TSC, and without the figure its kernel often fails
@@ -88,6 +91,14 @@ if [ -z "$HOST_TSC_KHZ" ]; then
 		{ echo "cluster.sh: cannot measure the host's TSC rate" >&2; exit 2; }
 fi
 export HOST_TSC_KHZ
+
+# A kernel report of any kind: oops, BUG, WARN, and what the debug
+# kernel of make test-debug adds (lockdep, KASAN, sleeping in atomic
+# context, list corruption, RCU misuse).  Each first line is counted.
+SPLAT_RE='Kernel panic|BUG:|WARNING:|Oops|general protection|Call Trace|'
+SPLAT_RE+='possible (circular|recursive) locking|inconsistent lock state|'
+SPLAT_RE+='DEBUG_LOCKS_WARN_ON|suspicious RCU usage|KASAN:|'
+SPLAT_RE+='sleeping function called from invalid context|list_(add|del) corruption'
 
 CLUSTER_PIDS=()
 CLUSTER_HUB=	# the running cluster's switch socket (a short /tmp path)

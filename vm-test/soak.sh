@@ -18,7 +18,7 @@ soak_cmdline() {
 }
 
 # boot_ok DIR: every node ran to the end, every check passed, and the
-# kernel logged no WARNING, BUG or oops.
+# kernel logged no report (SPLAT_RE of cluster.sh).
 boot_ok() {
 	local dir=$1 i
 
@@ -26,7 +26,7 @@ boot_ok() {
 		grep -q '^# done' "$dir/node$i.results" || return 1
 		grep -q '^not ok' "$dir/node$i.results" && return 1
 		grep -q '^ok - high-resolution clocksource' "$dir/node$i.results" || return 1
-		grep -qE 'Kernel panic|BUG:|WARNING:|Oops|Call Trace' "$dir/node$i.console" && return 1
+		grep -qE "$SPLAT_RE" "$dir/node$i.console" && return 1
 	done
 	return 0
 }

@@ -14,13 +14,6 @@ passed=0 failed=0 skipped=0 num=0
 mkdir -p "$VMDIR"
 SPLATS_TOTAL=0
 
-# A kernel report of any kind: oops, BUG, WARN, and what the debug
-# kernel of make test-debug adds (lockdep, KASAN, sleeping in atomic
-# context, list corruption, RCU misuse).  Each first line is counted.
-SPLAT_RE='Kernel panic|BUG:|WARNING:|Oops|general protection|Call Trace|'
-SPLAT_RE+='possible (circular|recursive) locking|inconsistent lock state|'
-SPLAT_RE+='DEBUG_LOCKS_WARN_ON|suspicious RCU usage|KASAN:|'
-SPLAT_RE+='sleeping function called from invalid context|list_(add|del) corruption'
 
 # report NAME N: count the results of every node of scenario NAME.
 report() {
