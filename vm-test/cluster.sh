@@ -21,6 +21,14 @@
 #
 #   SPLAT_RE matches the first lines of every kind of kernel report.
 #
+#   Cluster key: each cluster gets a fresh random key ($VMDIR/NAME/psk,
+#   mode 0600), handed to every guest through QEMU's fw_cfg (a root-only
+#   file in the guest, never the command line); the guest's init loads
+#   it into the keyring, and every guest boots with pcn.auth=required.
+#   A scenario may set PCN_KEY_FN to a function that prints, for node I,
+#   the key file to give it ("none": no key), and PCN_AUTH (default
+#   "required"; empty: the kernel's default) for its command line.
+#
 #   Every guest gets tsc_early_khz=<the host's TSC rate>: a TCG guest
 #   reads the host's TSC, and without the figure its kernel often fails
 #   to calibrate against the emulated PIT and runs on jiffies.
@@ -195,9 +203,24 @@ node_list() {	# node_list N: the pcn.nodes= value for N nodes
 # Kernel command line shared by all guests; ip= configures eth0 before
 # Popcorn starts, so the kernel can check its own address.
 base_cmdline() {	# base_cmdline I
+	local auth=${PCN_AUTH-required}
+
 	echo "console=ttyS0 panic=-1 oops=panic tsc=reliable" \
 	     "tsc_early_khz=$HOST_TSC_KHZ ${PCN_EXTRA_CMDLINE:-}" \
-	     "ip=$(node_ip "$1")::::node$1:eth0:off"
+	     "ip=$(node_ip "$1")::::node$1:eth0:off" \
+	     "qemu_fw_cfg.ioport=12@0x510:0:1:4${auth:+ pcn.auth=$auth}"
+}
+
+# The cluster's key file for node I (PCN_KEY_FN may choose another).
+node_key() {	# node_key DIR I
+	local key
+
+	if [ -n "${PCN_KEY_FN:-}" ]; then
+		key=$($PCN_KEY_FN "$2")
+	else
+		key=$1/psk
+	fi
+	[ "$key" != none ] && echo "$key"
 }
 
 # A node is done when it wrote "# done" once per boot.
@@ -209,14 +232,17 @@ node_done() {	# node_done DIR I
 # are appended to the same results file across boots.  The boot number
 # is passed as pcn_boot= on the kernel command line.
 start_node() {
-	local dir=$1 i=$2 cmdline_fn=$3 netdev
+	local dir=$1 i=$2 cmdline_fn=$3 netdev key
+	local -a keyarg=()
 
 	netdev=$(net_args "$i") || { echo "cannot make port $i of the segment" >&2; return 1; }
+	key=$(node_key "$dir" "$i")
+	[ -n "$key" ] && keyarg=(-fw_cfg "name=opt/popcorn/psk,file=$key")
 	boots[i]=$((boots[i] + 1))
 	$(net_exec) qemu-system-x86_64 -accel tcg -cpu max -m "$VM_MEM" -smp "$VM_SMP" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$BZIMAGE" -initrd "$INITRD" \
-		-append "$($cmdline_fn "$i") pcn_boot=${boots[i]}" \
+		-append "$($cmdline_fn "$i") pcn_boot=${boots[i]}" "${keyarg[@]}" \
 		-chardev "file,id=con,path=$dir/node$i.console,append=on" \
 		-chardev "file,id=res,path=$dir/node$i.results,append=on" \
 		-serial chardev:con -serial chardev:res \
@@ -237,6 +263,7 @@ cluster_boot() {
 
 	rm -rf "$dir"
 	mkdir -p "$dir"
+	(umask 077 && head -c 32 /dev/urandom > "$dir/psk") || return 1
 	net_up "$dir" || { cluster_cleanup; return 1; }
 
 	order=$(seq 0 $((n - 1)))

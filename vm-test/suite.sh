@@ -97,6 +97,33 @@ for transport in ${TRANSPORTS:-tcp}; do
 	}
 	run_scenario "$transport-3nodes" 3 nodes3 shuffle
 
+	# Peer authentication: nodes 0 and 1 share the cluster key, node 2
+	# has another one; an unprivileged user of node 1 poses as node 1.
+	auth_key() {	# auth_key I: the key file of node I
+		local other=$VMDIR/$PCN_TRANSPORT-auth/psk-other
+
+		if [ "$1" -eq 2 ]; then
+			[ -f "$other" ] || (umask 077 && head -c 32 /dev/urandom > "$other")
+			echo "$other"
+		else
+			echo "$VMDIR/$PCN_TRANSPORT-auth/psk"
+		fi
+	}
+	auth3() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=auth pcn_case=$AUTH_CASE"
+	}
+	AUTH_CASE=key PCN_KEY_FN=auth_key run_scenario "$transport-auth" 3 auth3
+	# No keys: nodes 0 and 1 with the default pcn.auth, node 2 requires.
+	no_key() {
+		echo none
+	}
+	auth3_nokey() {
+		echo "$(auth3 "$1")$([ "$1" -eq 2 ] && echo " pcn.auth=required")"
+	}
+	AUTH_CASE=nokey PCN_KEY_FN=no_key PCN_AUTH= \
+		run_scenario "$transport-auth-nokey" 3 auth3_nokey
+
 	# Process server: remote worker lifetime.
 	worker2() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \

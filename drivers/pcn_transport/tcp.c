@@ -6,10 +6,12 @@
  * with the higher id dials the lower one, retrying with backoff until
  * the peer is up, so nodes may boot in any order; the lower one accepts
  * only connections from addresses of pcn.nodes with a higher id.  Both
- * ends then exchange a hello (magic, version, node id, architecture);
- * only after it does the peer count as online.  Each accepted connection
- * waits for its hello in a thread of its own: a peer that connects and
- * stays silent delays nobody else.
+ * ends then run the core's handshake (include/popcorn/auth.h: hellos,
+ * and proofs of the cluster key when one is loaded); only after it does
+ * the peer count as online, and only then may a new connection replace
+ * the one a peer has.  Each accepted connection runs its handshake in a
+ * thread of its own: a peer that connects and stays silent delays
+ * nobody else.
  *
  * Each connection has a receive thread that reads header-framed
  * messages and hands them to the messaging core; a frame whose size is
@@ -34,12 +36,11 @@
 #include <linux/wait.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
+#include <popcorn/auth.h>
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
 
 #define PCN_TCP_PORT			30467
-#define PCN_TCP_MAGIC			0x50434e31	/* "PCN1" */
-#define PCN_TCP_VERSION			1
 #define PCN_TCP_HANDSHAKE_TIMEOUT	(3 * HZ)
 /*
  * The dialer's wait for the answer also covers the time its connection
@@ -53,14 +54,6 @@
 #define PCN_TCP_STABLE_TIME		(5 * HZ)
 /* Accepted connections whose hello is awaited at once, at most. */
 #define PCN_TCP_MAX_HANDSHAKES		(2 * POPCORN_MAX_NODES)
-
-struct pcn_tcp_hello {
-	u32 magic;
-	u16 version;
-	u16 nid;
-	s32 arch;
-	u32 features;	/* reserved for authentication, 0 */
-} __packed;
 
 struct pcn_tcp_peer {
 	int nid;
@@ -181,32 +174,30 @@ static int pcn_tcp_send_all(struct socket *sock, const void *buf, size_t len,
 	return 0;
 }
 
-static int pcn_tcp_send_hello(struct socket *sock, unsigned long deadline)
-{
-	struct pcn_tcp_hello h = {
-		.magic = PCN_TCP_MAGIC,
-		.version = PCN_TCP_VERSION,
-		.nid = pcn_my_nid(),
-		.arch = POPCORN_ARCH_X86,
-	};
+/* The handshake's view of a connection being set up. */
+struct pcn_tcp_hs_conn {
+	struct socket *sock;
+	unsigned long deadline;
+};
 
-	return pcn_tcp_send_all(sock, &h, sizeof(h), deadline);
+static int pcn_tcp_hs_send(void *conn, const void *buf, size_t len)
+{
+	struct pcn_tcp_hs_conn *c = conn;
+
+	return pcn_tcp_send_all(c->sock, buf, len, c->deadline);
 }
 
-/* Read the peer's hello and check it is node @nid; its arch or -errno. */
-static int pcn_tcp_recv_hello(struct socket *sock, int nid,
-			      unsigned long deadline)
+static int pcn_tcp_hs_recv(void *conn, void *buf, size_t len)
 {
-	struct pcn_tcp_hello h;
-	int ret = pcn_tcp_recv_all(sock, &h, sizeof(h), deadline);
+	struct pcn_tcp_hs_conn *c = conn;
 
-	if (ret)
-		return ret;
-	if (h.magic != PCN_TCP_MAGIC || h.version != PCN_TCP_VERSION ||
-	    h.nid != nid || h.arch != POPCORN_ARCH_X86 || h.features)
-		return -EPROTO;
-	return h.arch;
+	return pcn_tcp_recv_all(c->sock, buf, len, c->deadline);
 }
+
+static const struct pcn_handshake_io pcn_tcp_hs_io = {
+	.send = pcn_tcp_hs_send,
+	.recv = pcn_tcp_hs_recv,
+};
 
 /* A connection, owned by its receive thread. */
 struct pcn_tcp_conn {
@@ -335,9 +326,14 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 		.sin_port = htons(PCN_TCP_PORT),
 		.sin_addr.s_addr = pcn_node_addr(peer->nid),
 	};
-	unsigned long deadline;
+	struct pcn_tcp_hs_conn hs_conn;
+	struct pcn_handshake hs = {
+		.peer = peer->nid,
+		.io = &pcn_tcp_hs_io,
+		.conn = &hs_conn,
+	};
 	struct socket *sock;
-	int ret, arch;
+	int ret;
 
 	ret = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
 			       &sock);
@@ -354,11 +350,10 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 		goto out_release;
 
 	pcn_node_event(peer->nid, PCN_PEER_EV_CONNECT, 0);
-	deadline = jiffies + PCN_TCP_ANSWER_TIMEOUT;
-	ret = pcn_tcp_send_hello(sock, deadline);
-	arch = ret ? ret : pcn_tcp_recv_hello(sock, peer->nid, deadline);
-	if (arch < 0) {
-		ret = arch;
+	hs_conn.sock = sock;
+	hs_conn.deadline = jiffies + PCN_TCP_ANSWER_TIMEOUT;
+	ret = pcn_handshake_dial(&hs);
+	if (ret) {
 		pcn_tcp_count(PCN_TCP_REFUSED_HANDSHAKE);
 		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
 		pr_warn_ratelimited("handshake with node %d failed (%d)\n",
@@ -366,7 +361,7 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 		goto out_release;
 	}
 	pcn_tcp_count(PCN_TCP_CONNECTS);
-	ret = pcn_tcp_attach(peer, sock, arch);
+	ret = pcn_tcp_attach(peer, sock, hs.arch);
 	if (ret) {
 		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
 		goto out_release;
@@ -385,9 +380,18 @@ static int pcn_tcp_dialer_thread(void *arg)
 {
 	struct pcn_tcp_peer *peer = arg;
 	unsigned int delay = PCN_TCP_RETRY_MIN_MS;
+	unsigned int waited_for_key = 0;
 	unsigned long up;
 
 	while (!kthread_should_stop()) {
+		/* pcn.auth=required: no point dialing before init loads the key. */
+		if (!pcn_auth_can_connect()) {
+			if (!waited_for_key++)
+				pr_info("node %d: waiting for the cluster key (pcn.auth=required)\n",
+					peer->nid);
+			msleep_interruptible(PCN_TCP_RETRY_MIN_MS);
+			continue;
+		}
 		if (!pcn_tcp_dial(peer)) {
 			up = jiffies;
 			wait_event_interruptible(peer->wq, !READ_ONCE(peer->sock) ||
@@ -411,27 +415,35 @@ struct pcn_tcp_accepted {
 	u64 seq;	/* the peer's accepted_seq when it came */
 };
 
-/* Check the hello of node @a->nid, answer, and attach the connection. */
+/*
+ * Run the handshake of node @a->nid's connection and attach it.  Only a
+ * dialer that proved the key (when there is one) may replace the
+ * connection the peer has.
+ */
 static int pcn_tcp_serve_thread(void *arg)
 {
 	struct pcn_tcp_accepted *a = arg;
 	struct pcn_tcp_peer *peer = &pcn_tcp_peers[a->nid];
+	struct pcn_tcp_hs_conn hs_conn = { .sock = a->sock };
+	struct pcn_handshake hs = {
+		.peer = a->nid,
+		.io = &pcn_tcp_hs_io,
+		.conn = &hs_conn,
+	};
 	struct socket *sock = a->sock;
-	unsigned long deadline;
 	int nid = a->nid;
 	u64 seq = a->seq;
-	int arch, ret;
+	int ret;
 
 	kfree(a);
-	/* Only higher ids dial us; and a valid hello must come first. */
-	deadline = jiffies + PCN_TCP_HANDSHAKE_TIMEOUT;
-	arch = nid > pcn_my_nid() ? pcn_tcp_recv_hello(sock, nid, deadline) :
-				    -EPROTO;
-	if (arch < 0) {
+	/* Only higher ids dial us; and the handshake must come first. */
+	hs_conn.deadline = jiffies + PCN_TCP_HANDSHAKE_TIMEOUT;
+	ret = nid > pcn_my_nid() ? pcn_handshake_answer(&hs) : -EPROTO;
+	if (ret) {
 		pcn_tcp_count(PCN_TCP_REFUSED_HANDSHAKE);
 		pcn_kmsg_count_drop(PCN_DROP_HANDSHAKE);
-		pr_warn_ratelimited("refused connection from node %d: bad handshake (%d)\n",
-				    nid, arch);
+		pr_warn_ratelimited("refused connection from node %d: handshake failed (%d)\n",
+				    nid, ret);
 		goto out_release;
 	}
 
@@ -457,9 +469,11 @@ static int pcn_tcp_serve_thread(void *arg)
 		goto out_release;
 	}
 	pcn_node_event(nid, PCN_PEER_EV_CONNECT, 0);
-	ret = pcn_tcp_send_hello(sock, deadline);
+	/* Dropping the old connection may have taken a while. */
+	hs_conn.deadline = jiffies + PCN_TCP_HANDSHAKE_TIMEOUT;
+	ret = pcn_handshake_accept(&hs, 0);
 	if (!ret)
-		ret = pcn_tcp_attach(peer, sock, arch);
+		ret = pcn_tcp_attach(peer, sock, hs.arch);
 	if (ret)
 		pcn_node_event(nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
 	else

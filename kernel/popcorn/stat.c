@@ -15,6 +15,7 @@
 #include <linux/seq_file.h>
 #include <popcorn/nodes.h>
 
+#include "auth_internal.h"
 #include "fault_stat.h"
 #include "kmsg_internal.h"
 
@@ -120,6 +121,7 @@ static int pcn_stat_show(struct seq_file *seq, void *v)
 	seq_printf(seq, "transport %s\n", pcn_kmsg_transport_name());
 	if (t && t->show_stats)
 		t->show_stats(seq);
+	pcn_auth_stat_show(seq);
 
 	for (i = PCN_DROP_NONE + 1; i < PCN_DROP_MAX; i++)
 		seq_printf(seq, "dropped %s %lld\n", pcn_kmsg_drop_name(i),
@@ -148,6 +150,7 @@ static ssize_t pcn_stat_write(struct file *file, const char __user *buf,
 	for (i = 0; i < PCN_DROP_MAX; i++)
 		atomic64_set(&pcn_stat_drops[i], 0);
 	pcn_fault_stat_reset();
+	pcn_auth_stat_reset();
 	if (t && t->reset_stats)
 		t->reset_stats();
 	return len;

@@ -7,12 +7,18 @@
  *   popcorn stat     print /proc/popcorn_stat ("stat reset" clears it)
  *   popcorn ping NID [--size BYTES] [--count N]
  *                    in-kernel message round trips to node NID
+ *   popcorn key FILE load the cluster key (16 to 128 bytes) from FILE as
+ *                    the logon key "popcorn:psk" of the user keyring
+ *                    (root's, for the kernel to find it); the same as
+ *                    keyctl padd logon popcorn:psk @u < FILE
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/keyctl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "popcorn.h"
@@ -135,10 +141,47 @@ static int cmd_ping(int argc, char **argv)
 	return 0;
 }
 
+/* Limits of the kernel side (kernel/popcorn/auth_internal.h). */
+#define KEY_MIN 16
+#define KEY_MAX 128
+
+static int cmd_key(const char *path)
+{
+	unsigned char key[KEY_MAX + 1];
+	ssize_t n, len = 0;
+	long serial;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "popcorn: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while (len < (ssize_t)sizeof(key) &&
+	       (n = read(fd, key + len, sizeof(key) - len)) > 0)
+		len += n;
+	close(fd);
+	if (len < KEY_MIN || len > KEY_MAX) {
+		fprintf(stderr, "popcorn: %s: a key has %d to %d bytes\n", path,
+			KEY_MIN, KEY_MAX);
+		memset(key, 0, sizeof(key));
+		return 1;
+	}
+	serial = syscall(SYS_add_key, "logon", "popcorn:psk", key, (size_t)len,
+			 KEY_SPEC_USER_KEYRING);
+	memset(key, 0, sizeof(key));
+	if (serial < 0) {
+		fprintf(stderr, "popcorn: add_key: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("key popcorn:psk loaded (%zd bytes, serial %ld)\n", len, serial);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: popcorn nodes | status | stat [reset] |\n"
-			"               ping NID [--size BYTES] [--count N]\n");
+			"               ping NID [--size BYTES] [--count N] | key FILE\n");
 }
 
 int main(int argc, char **argv)
@@ -153,6 +196,8 @@ int main(int argc, char **argv)
 		return cmd_status();
 	if (!strcmp(argv[1], "stat"))
 		return cmd_stat(argc > 2 && !strcmp(argv[2], "reset"));
+	if (!strcmp(argv[1], "key") && argc == 3)
+		return cmd_key(argv[2]);
 	if (!strcmp(argv[1], "ping")) {
 		int ret = cmd_ping(argc - 2, argv + 2);
 
