@@ -124,6 +124,14 @@ for transport in ${TRANSPORTS:-tcp}; do
 	AUTH_CASE=nokey PCN_KEY_FN=no_key PCN_AUTH= \
 		run_scenario "$transport-auth-nokey" 3 auth3_nokey
 
+	# Credentials: a migrated thread's ids, groups, capabilities and
+	# rlimits at the remote.
+	unpriv2() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=unpriv"
+	}
+	run_scenario "$transport-unpriv" 2 unpriv2
+
 	# Process server: remote worker lifetime.
 	worker2() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \

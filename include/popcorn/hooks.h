@@ -45,6 +45,7 @@ bool __pcn_futex_waitv_refused(void);
 int __pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 		   int (*dup)(struct mm_struct *mm, struct mm_struct *oldmm));
 int __pcn_remote_syscall(struct pt_regs *regs, int nr);
+int __pcn_remote_syscall_32(struct pt_regs *regs, int nr);
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
 static inline void pcn_mm_init(struct mm_struct *mm)
@@ -177,6 +178,17 @@ static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
 	return __pcn_remote_syscall(regs, nr);
 }
 
+/*
+ * do_syscall_32_irqs_on(): the same for the 32-bit entries (int $0x80,
+ * sysenter, syscall32), with i386 numbers.
+ */
+static inline int pcn_remote_syscall_32(struct pt_regs *regs, int nr)
+{
+	if (likely(!current->at_remote))
+		return nr;
+	return __pcn_remote_syscall_32(regs, nr);
+}
+
 /* futex_waitv(): a vector of waits is not run at the origin: refused. */
 static inline bool pcn_futex_waitv_refused(void)
 {
@@ -244,6 +256,11 @@ static inline int pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 }
 
 static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
+{
+	return nr;
+}
+
+static inline int pcn_remote_syscall_32(struct pt_regs *regs, int nr)
 {
 	return nr;
 }

@@ -21,6 +21,29 @@ struct pcn_uregs {
 } __packed;
 
 /*
+ * Credentials of a migrating thread and the rlimits of its process, as
+ * the remote installs them (creds.c).  Ids are in the initial user
+ * namespace; capability sets are 64-bit masks.
+ */
+#define PCN_CREDS_MAX_GROUPS	32
+#define PCN_CREDS_NO_NEW_PRIVS	0x1
+#define PCN_CREDS_NR_RLIMITS	16
+
+struct pcn_creds {
+	u32 uid, euid, suid, fsuid;
+	u32 gid, egid, sgid, fsgid;
+	u64 cap_inheritable, cap_permitted, cap_effective, cap_bset;
+	u64 cap_ambient;
+	u32 securebits;
+	u32 flags;		/* PCN_CREDS_* */
+	u32 ngroups;
+	u32 groups[PCN_CREDS_MAX_GROUPS];
+	struct {
+		u64 cur, max;
+	} rlim[PCN_CREDS_NR_RLIMITS];
+} __packed;
+
+/*
  * Messages for a shadow (TASK_BACK, TASK_EXIT, VMA_OP, FILE_WRITE, FUTEX)
  * all start with these fields, by which the origin finds the shadow.
  */
@@ -48,6 +71,7 @@ struct pcn_task_msg {
 	u64 sigmask;		/* TASK_MIGRATE: blocked signals */
 	u64 vdso;		/* TASK_MIGRATE: vDSO text address */
 	struct pcn_uregs regs;
+	struct pcn_creds creds;	/* TASK_MIGRATE: the thread's, else 0 */
 } __packed;
 PCN_SHADOW_MSG(pcn_task_msg);
 
@@ -178,19 +202,19 @@ struct pcn_page_inval_ack {
 } __packed;
 
 /*
- * FILE_WRITE (remote -> origin shadow): data follows the fields.
- * FILE_WRITE_DONE: the result, no data.
+ * FILE_WRITE (remote -> origin shadow): write(fd, buf, count) for the
+ * shadow to make at the origin, where buf is read through the process's
+ * own page tables.  FILE_WRITE_DONE: the result in ret.
  */
-#define PCN_WRITE_MAX	(32 * 1024)
-
 struct pcn_file_write_msg {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
 	s32 shadow_pid;
 	u32 fd;
-	u32 count;
+	u32 reserved;
+	u64 buf;
+	u64 count;
 	s64 ret;
-	u8 data[];
 } __packed;
 PCN_SHADOW_MSG(pcn_file_write_msg);
 

@@ -38,6 +38,7 @@
 #include <popcorn/process_server.h>
 
 #include "context.h"
+#include "creds.h"
 #include "messages.h"
 #include "regs.h"
 
@@ -267,6 +268,9 @@ again:
 	m->forward_nid = -1;
 	m->sigmask = current->blocked.sig[0];
 	m->vdso = (unsigned long)current->mm->context.vdso;
+	ret = pcn_creds_capture(&m->creds);
+	if (ret)
+		goto fail;
 	ret = pcn_kmsg_request(nid, m, sizeof(*m),
 			       PCN_KMSG_TYPE_TASK_MIGRATED,
 			       PCN_MIGRATE_TIMEOUT, &resp);
@@ -346,6 +350,7 @@ static int pcn_remote_thread_main(void *arg)
 	siginitset(&blocked, m->sigmask);
 	sigdelsetmask(&blocked, sigmask(SIGKILL) | sigmask(SIGSTOP));
 	set_current_blocked(&blocked);
+	pcn_creds_install_thread(&m->creds);
 	pcn_regs_load(&m->regs);
 	current_pt_regs()->orig_ax = -1;	/* not in a system call */
 	complete(&st->done);
@@ -374,6 +379,10 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 			pr_warn_once("vDSO not mapped at %llx: %d\n", m->vdso,
 				     ret);
 	}
+	/* The thread shares the worker's credentials: make them its own. */
+	ret = pcn_creds_install(&m->creds);
+	if (ret)
+		return ret;
 	init_completion(&st.done);
 	tid = user_mode_thread(pcn_remote_thread_main, &st,
 			       CLONE_VM | CLONE_FS | CLONE_FILES |

@@ -45,6 +45,7 @@
 #include <popcorn/process_server.h>
 
 #include "context.h"
+#include "creds.h"
 #include "debugfs.h"
 #include "messages.h"
 
@@ -58,6 +59,7 @@ struct pcn_process_msg {
 	s32 worker_pid;		/* PROCESS_CREATED: the worker, else 0 */
 	s32 error;		/* PROCESS_CREATED: 0 or -errno, else 0 */
 	char comm[TASK_COMM_LEN];	/* PROCESS_CREATE: the process's name */
+	struct pcn_creds creds;		/* PROCESS_CREATE: the worker's */
 } __packed;
 
 /* Remote side: one per (origin node, origin context). */
@@ -72,6 +74,7 @@ struct pcn_remote_worker {
 	bool exiting;			/* takes no more requests */
 	bool origin_ended;		/* the origin ended the process here */
 	char comm[TASK_COMM_LEN];
+	struct pcn_creds creds;		/* installed by the worker at start */
 };
 
 struct pcn_worker_item {
@@ -236,6 +239,10 @@ int pcn_process_prepare(int nid)
 
 	if (!ctx)
 		return -ENOMEM;
+	/* Before any message: what cannot be carried is refused here. */
+	ret = pcn_creds_capture(&req.creds);
+	if (ret)
+		return ret;
 	if (mutex_lock_killable(&ctx->lock))
 		return -EINTR;
 	/* A worker made before the node last went offline is gone. */
@@ -406,7 +413,10 @@ static int pcn_worker_main(void *arg)
 	sigdelsetmask(&blocked, sigmask(SIGKILL) | sigmask(SIGSTOP));
 	set_current_blocked(&blocked);
 
-	w->error = pcn_worker_new_mm(w);
+	/* The origin's rlimits first: the mm's layout depends on them. */
+	w->error = pcn_creds_install(&w->creds);
+	if (!w->error)
+		w->error = pcn_worker_new_mm(w);
 	w->task = get_task_struct(current);
 	complete(&w->ready);
 
@@ -509,6 +519,7 @@ static int pcn_worker_create(int nid, struct pcn_process_msg *req, pid_t *pid)
 	init_waitqueue_head(&w->wq);
 	memcpy(w->comm, req->comm, sizeof(w->comm));
 	w->comm[TASK_COMM_LEN - 1] = '\0';
+	w->creds = req->creds;
 
 	kref_get(&w->ctx.kref);		/* for the worker thread */
 	/* CLONE_PARENT: kthreadd, which reaps, is its parent, not us. */

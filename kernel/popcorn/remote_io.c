@@ -3,11 +3,17 @@
  * Output of migrated threads.
  *
  * A process's files are open at its origin; a thread that migrated keeps
- * writing to them.  write() at a remote sends the data (at most
- * PCN_WRITE_MAX bytes a call: a short write, which callers such as stdio
- * complete) to the thread's shadow (FILE_WRITE), which writes it to the
- * process's descriptor and answers with the result (FILE_WRITE_DONE).
- * The thread waits for the answer, so its writes stay in order.
+ * writing to them.  write() at a remote sends the descriptor, the buffer's
+ * address and the count to the thread's shadow (FILE_WRITE), which makes
+ * the very same write(2) call at the origin (ksys_write() on the process's
+ * descriptor table and address space) and answers with its result
+ * (FILE_WRITE_DONE).  The shadow reads the buffer through the origin's
+ * page tables: pages the thread wrote at the remote come home by the page
+ * protocol like any other fault.  So every check and effect of write(2)
+ * is the origin's own (EBADF for a read-only descriptor, character
+ * devices, fsnotify, file locks, RLIMIT_FSIZE), and no data is copied
+ * into the message.  The thread waits for the answer, so its writes stay
+ * in order.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -15,7 +21,7 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
+#include <linux/syscalls.h>
 #include <linux/uaccess.h>
 #include <popcorn/hooks.h>
 #include <popcorn/pcn_kmsg.h>
@@ -23,41 +29,31 @@
 #include "context.h"
 #include "messages.h"
 
-#define PCN_WRITE_TIMEOUT	(30 * HZ)
-#define PCN_WRITE_HDR		offsetof(struct pcn_file_write_msg, data)
-
 bool __pcn_remote_write(unsigned int fd, const char __user *buf,
 			size_t count, ssize_t *ret)
 {
 	struct remote_context *ctx = current->remote;
-	struct pcn_file_write_msg *req, *done;
+	struct pcn_file_write_msg req = {
+		.hdr.type = PCN_KMSG_TYPE_FILE_WRITE,
+	};
+	struct pcn_file_write_msg *done;
 	struct pcn_kmsg_hdr *resp;
 	int err;
 
 	if (ctx->at_origin)
 		return false;
-	count = min_t(size_t, count, PCN_WRITE_MAX);
-	req = kzalloc(PCN_WRITE_HDR + count, GFP_KERNEL);
-	if (!req) {
-		*ret = -ENOMEM;
-		return true;
-	}
-	if (copy_from_user(req->data, buf, count)) {
-		kfree(req);
-		*ret = -EFAULT;
-		return true;
-	}
-	req->hdr.type = PCN_KMSG_TYPE_FILE_WRITE;
-	req->ctx_id = ctx->id;
-	req->shadow_pid = current->peer_pid;
-	req->fd = fd;
-	req->count = count;
-	err = pcn_kmsg_request(ctx->origin_nid, req, PCN_WRITE_HDR + count,
-			       PCN_KMSG_TYPE_FILE_WRITE_DONE, PCN_WRITE_TIMEOUT,
-			       &resp);
-	kfree(req);
+	/* As vfs_write() would: the origin's answer can be no longer. */
+	count = min_t(size_t, count, MAX_RW_COUNT);
+	req.ctx_id = ctx->id;
+	req.shadow_pid = current->peer_pid;
+	req.fd = fd;
+	req.buf = (unsigned long)buf;
+	req.count = count;
+	/* A write(2) may block as long as it likes (a full pipe). */
+	err = pcn_kmsg_request_killable(ctx->origin_nid, &req, sizeof(req),
+					PCN_KMSG_TYPE_FILE_WRITE_DONE, &resp);
 	if (err) {
-		*ret = -EIO;
+		*ret = err == -EINTR ? -EINTR : -EIO;
 		return true;
 	}
 	done = (struct pcn_file_write_msg *)resp;
@@ -81,30 +77,17 @@ void pcn_file_write_reply(int nid, struct pcn_kmsg_hdr *msg, ssize_t ret)
 		.ret = ret,
 	};
 
-	pcn_kmsg_reply(nid, msg, &done, PCN_WRITE_HDR);
+	pcn_kmsg_reply(nid, msg, &done, sizeof(done));
 }
 
-/* In the shadow: write as ksys_write() would, from a kernel buffer. */
+/* In the shadow, at the origin: the thread's write(2), made here. */
 void pcn_file_write_serve(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_file_write_msg *req = (struct pcn_file_write_msg *)msg;
 	ssize_t ret = -EINVAL;
-	loff_t pos, *ppos;
-	struct fd f;
 
-	if (req->count == msg->size - PCN_WRITE_HDR) {
-		ret = -EBADF;
-		f = fdget_pos(req->fd);
-		if (f.file) {
-			ppos = f.file->f_mode & FMODE_STREAM ? NULL : &pos;
-			if (ppos)
-				pos = f.file->f_pos;
-			ret = kernel_write(f.file, req->data, req->count, ppos);
-			if (ret >= 0 && ppos)
-				f.file->f_pos = pos;
-			fdput_pos(f);
-		}
-	}
+	if (req->count <= MAX_RW_COUNT && !req->ret && !req->reserved)
+		ret = ksys_write(req->fd, u64_to_user_ptr(req->buf), req->count);
 	pcn_file_write_reply(nid, msg, ret);
 	pcn_kmsg_done(msg);
 }
@@ -114,13 +97,14 @@ static int __init pcn_remote_io_init(void)
 	int ret;
 
 	ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_FILE_WRITE,
-					"file_write", PCN_WRITE_HDR,
-					PCN_WRITE_HDR + PCN_WRITE_MAX,
+					"file_write", sizeof(struct pcn_file_write_msg),
+					sizeof(struct pcn_file_write_msg),
 					pcn_handle_shadow_msg);
 	if (!ret)
 		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_FILE_WRITE_DONE,
 						 "file_write_done",
-						 PCN_WRITE_HDR, PCN_WRITE_HDR);
+						 sizeof(struct pcn_file_write_msg),
+						 sizeof(struct pcn_file_write_msg));
 	return ret;
 }
 late_initcall(pcn_remote_io_init);

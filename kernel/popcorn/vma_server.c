@@ -17,6 +17,7 @@
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
+#include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/err.h>
 #include <linux/file.h>
@@ -24,6 +25,7 @@
 #include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/mount.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/namei.h>
@@ -128,6 +130,36 @@ static bool pcn_vma_resp_ok(const struct pcn_vma_resp *r, u32 id,
 }
 
 /*
+ * The file of a private mapping, opened as the faulting thread (whose
+ * credentials are the origin thread's): a regular file it may read.
+ * Opening anything else may act (a device), so it is refused, as is a
+ * file the thread could not open at the origin either.  A file that
+ * does not exist here is no error: NULL, and the VMA is anonymous (its
+ * pages come from the origin in any case).
+ */
+static struct file *pcn_vma_open(const char *name)
+{
+	struct file *file;
+	struct path path;
+	int err;
+
+	err = kern_path(name, LOOKUP_FOLLOW, &path);
+	if (err)
+		return err == -ENOENT ? NULL : ERR_PTR(err);
+	if (!d_is_reg(path.dentry)) {
+		file = ERR_PTR(-EACCES);
+		goto out;
+	}
+	err = inode_permission(mnt_user_ns(path.mnt), d_inode(path.dentry),
+			       MAY_READ);
+	file = err ? ERR_PTR(err) :
+		     dentry_open(&path, O_RDONLY | O_LARGEFILE, current_cred());
+out:
+	path_put(&path);
+	return file;
+}
+
+/*
  * Map the origin's VMA @r around @addr, where this node has none, unless
  * a VMA_DROP came since the origin was asked (@drops: the count then,
  * -1 to map anyway): the answer may describe a VMA the origin has
@@ -142,7 +174,6 @@ static bool pcn_vma_install(struct remote_context *ctx, struct mm_struct *mm,
 	unsigned long flags = MAP_PRIVATE | MAP_FIXED_NOREPLACE, populate;
 	struct vm_area_struct *next, *prev;
 	struct file *file = NULL;
-	struct path path;
 
 	if (r->vm_flags & VM_READ)
 		prot |= PROT_READ;
@@ -150,18 +181,16 @@ static bool pcn_vma_install(struct remote_context *ctx, struct mm_struct *mm,
 		prot |= PROT_WRITE;
 	if (r->vm_flags & VM_EXEC)
 		prot |= PROT_EXEC;
-	/* Only a regular file is opened: opening a device may act. */
-	if (r->path[0] && !kern_path(r->path, LOOKUP_FOLLOW, &path)) {
-		if (d_is_reg(path.dentry))
-			file = dentry_open(&path, O_RDONLY | O_LARGEFILE,
-					   current_cred());
-		path_put(&path);
-		if (IS_ERR(file))
-			file = NULL;
+	if (r->path[0]) {
+		file = pcn_vma_open(r->path);
+		if (IS_ERR(file)) {
+			pr_warn_ratelimited("thread %d (uid %u): file %s of the VMA at %lx cannot be mapped here (%ld): not mapped\n",
+					    task_pid_nr(current),
+					    from_kuid(&init_user_ns, current_uid()),
+					    r->path, addr, PTR_ERR(file));
+			return true;	/* the fault gives SIGSEGV */
+		}
 	}
-	if (r->path[0] && !file)
-		pr_warn_ratelimited("no regular file %s here, mapping anonymous memory\n",
-				    r->path);
 	if (!file)
 		flags |= MAP_ANONYMOUS;
 

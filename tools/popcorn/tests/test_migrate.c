@@ -18,6 +18,13 @@
  *                                         no VMA for, at NID (SIGSEGV)
  *   test_migrate signal NID               print "# pid N", wait at NID for
  *                                         SIGUSR1 (sent to the origin pid)
+ *   test_migrate mapfile NID PATH         map PATH privately, read its first
+ *                                         byte at NID: exit 0 when it is the
+ *                                         origin's (a refused file: SIGSEGV)
+ *   test_migrate writes NID               write() at NID as write(2) at the
+ *                                         origin: /dev/null, a read-only
+ *                                         descriptor (EBADF), a file from a
+ *                                         buffer written at NID
  *
  * Except in "print", results found while the thread is away are kept
  * in memory and reported once it is back.
@@ -376,6 +383,50 @@ static void remote_syscalls(int nid)
 		  r_yield, r_sleep);
 }
 
+/* write() at a remote behaves as write(2) at the origin. */
+static void remote_writes(int nid)
+{
+	int devnull = open("/dev/null", O_WRONLY);
+	int ro = open("/proc/version", O_RDONLY);
+	int out = open("/tmp/test_migrate.writes", O_RDWR | O_CREAT | O_TRUNC,
+		       0600);
+	static char buf[3 * 4096];
+	ssize_t r_null, r_ro, r_out;
+	int e_ro, there, ret, ok;
+	size_t i;
+	char back[sizeof(buf)];
+
+	if (devnull < 0 || ro < 0 || out < 0) {
+		tap_check(0, "writes: open the test files (%s)", strerror(errno));
+		return;
+	}
+	ret = popcorn_migrate(nid);
+	there = popcorn_current_nid();
+	/* Written here: the pages are this node's when write() runs. */
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = 'a' + (i * 7 + nid) % 26;
+	r_null = write(devnull, buf, 100);
+	r_ro = write(ro, buf, 1);
+	e_ro = errno;
+	r_out = write(out, buf, sizeof(buf));
+	ret |= popcorn_migrate(0);
+	tap_check(!ret && there == nid, "writes: went to node %d and back", nid);
+	tap_check(r_null == 100,
+		  "writes: write() at node %d to /dev/null (a character device with ->write and ->write_iter) returns 100 (%zd)",
+		  nid, r_null);
+	tap_check(r_ro == -1 && e_ro == EBADF,
+		  "writes: write() at node %d to a read-only descriptor: EBADF (%zd, errno %d)",
+		  nid, r_ro, e_ro);
+	ok = r_out == (ssize_t)sizeof(buf) &&
+	     pread(out, back, sizeof(back), 0) == (ssize_t)sizeof(back) &&
+	     !memcmp(back, buf, sizeof(buf));
+	tap_check(ok, "writes: %zu bytes written at node %d from its own pages reach the file intact (%zd)",
+		  sizeof(buf), nid, r_out);
+	close(devnull);
+	close(ro);
+	close(out);
+}
+
 static void on_usr1(int sig)
 {
 	got_signal = sig;
@@ -448,6 +499,24 @@ int main(int argc, char **argv)
 			  nid, r, e);
 	} else if (!strcmp(argv[1], "syscalls")) {
 		remote_syscalls(nid);
+	} else if (!strcmp(argv[1], "writes")) {
+		remote_writes(nid);
+	} else if (!strcmp(argv[1], "mapfile") && argc == 4) {
+		int fd = open(argv[3], O_RDONLY);
+		volatile char *p;
+		char here, there;
+
+		p = fd < 0 ? MAP_FAILED :
+		    mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED)
+			return 100;
+		here = p[0];
+		/* Not yet touched at NID: its VMA is fetched there. */
+		if (popcorn_migrate(nid))
+			return 100;
+		there = p[0];
+		popcorn_migrate(0);
+		return there == here ? 0 : 102;
 	} else if (!strcmp(argv[1], "segv")) {
 		if (popcorn_migrate(nid))
 			return 100;
