@@ -209,7 +209,7 @@ int pcn_auth_proof(const u8 *key, unsigned int keylen, u8 role,
 	return pcn_auth_hmac(key, keylen, &msg, sizeof(msg), mac);
 }
 
-static void pcn_hello_init(struct pcn_hello *h, bool auth)
+static int pcn_hello_init(struct pcn_hello *h, bool auth)
 {
 	memset(h, 0, sizeof(*h));
 	h->magic = cpu_to_le32(PCN_HELLO_MAGIC);
@@ -217,7 +217,11 @@ static void pcn_hello_init(struct pcn_hello *h, bool auth)
 	h->nid = cpu_to_le16(pcn_my_nid());
 	h->arch = cpu_to_le32(POPCORN_ARCH_X86);
 	h->flags = cpu_to_le32(auth ? PCN_HELLO_AUTH : 0);
-	get_random_bytes(h->nonce, sizeof(h->nonce));
+	/*
+	 * Handshakes start at boot: a nonce must not come from a CRNG that
+	 * is not seeded yet (waits only then, the rare case).
+	 */
+	return get_random_bytes_wait(h->nonce, sizeof(h->nonce));
 }
 
 /* A hello of node @nid, of this protocol and architecture. */
@@ -338,8 +342,9 @@ int pcn_handshake_dial(struct pcn_handshake *hs)
 	have = pcn_auth_get_key(&key);
 	if (have < 0)
 		return have;
-	pcn_hello_init(&hs->mine, have);
-	ret = io->send(hs->conn, &hs->mine, sizeof(hs->mine));
+	ret = pcn_hello_init(&hs->mine, have);
+	if (!ret)
+		ret = io->send(hs->conn, &hs->mine, sizeof(hs->mine));
 	if (!ret)
 		ret = io->recv(hs->conn, &answer, sizeof(answer));
 	if (!ret)
@@ -412,7 +417,9 @@ int pcn_handshake_answer(struct pcn_handshake *hs)
 
 	hs->policy = pcn_auth_policy(pcn_auth_required, have,
 				     pcn_hello_offers_auth(&hs->theirs));
-	pcn_hello_init(&hs->mine, have);
+	ret = pcn_hello_init(&hs->mine, have);
+	if (ret)
+		goto out;
 	answer.hello = hs->mine;
 	if (hs->policy == 1) {
 		ret = pcn_auth_proof(key.data, key.len, PCN_AUTH_ROLE_LISTENER,
