@@ -112,7 +112,7 @@ for transport in ${TRANSPORTS:-tcp}; do
 	auth3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=auth pcn_case=$AUTH_CASE" \
-		     "pcn_rounds=$((${MIGRATE_ROUNDS:-1000} / 4))"
+		     "pcn_rounds=$((${MIGRATE_ROUNDS:-1000} / 4)) pcn_big_mib=${MIGRATE_BIG_MIB:-16}"
 	}
 	AUTH_CASE=key PCN_KEY_FN=auth_key run_scenario "$transport-auth" 3 auth3
 	# No keys: nodes 0 and 1 with the default pcn.auth, node 2 requires.

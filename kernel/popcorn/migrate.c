@@ -43,6 +43,12 @@
 #include "regs.h"
 
 #define PCN_MIGRATE_TIMEOUT	(10 * HZ)
+/*
+ * A remote thread waits for each request it sends its shadow, so a
+ * well-behaved node has one or two queued at a time; more is a peer
+ * flooding the shadow, refused rather than queued.
+ */
+#define PCN_SHADOW_MAX_QUEUED	8
 
 /* The origin side of a migrated thread, on its stack while it waits. */
 struct pcn_shadow {
@@ -51,6 +57,7 @@ struct pcn_shadow {
 	pid_t remote_pid;
 	bool lost;			/* that node went offline */
 	struct list_head msgs;		/* under the xa_lock of pcn_shadows */
+	unsigned int queued;		/* entries of msgs */
 	wait_queue_head_t wq;
 };
 
@@ -64,14 +71,15 @@ static DEFINE_XARRAY(pcn_shadows);	/* tid at the origin -> shadow */
 
 /* ---- origin: the shadow ----------------------------------------------- */
 
-static void pcn_shadow_reject(int nid, struct pcn_kmsg_hdr *msg)
+/* Answer a request the shadow will not serve with @err, and drop it. */
+static void pcn_shadow_reject(int nid, struct pcn_kmsg_hdr *msg, int err)
 {
 	if (msg->type == PCN_KMSG_TYPE_VMA_OP)
-		pcn_vma_op_reply(nid, msg, -ESRCH, 0);
+		pcn_vma_op_reply(nid, msg, err, 0);
 	if (msg->type == PCN_KMSG_TYPE_FILE_WRITE)
-		pcn_file_write_reply(nid, msg, -ESRCH);
+		pcn_file_write_reply(nid, msg, err);
 	if (msg->type == PCN_KMSG_TYPE_FUTEX)
-		pcn_futex_reply(nid, msg, -ESRCH);
+		pcn_futex_reply(nid, msg, err);
 	pcn_kmsg_done(msg);
 }
 
@@ -80,9 +88,10 @@ static void pcn_shadow_deliver(int nid, struct pcn_kmsg_hdr *msg,
 {
 	struct pcn_shadow_item *item = kmalloc(sizeof(*item), GFP_KERNEL);
 	struct pcn_shadow *sh;
+	int err = -ESRCH;
 
 	if (!item) {
-		pcn_shadow_reject(nid, msg);
+		pcn_shadow_reject(nid, msg, -ENOMEM);
 		return;
 	}
 	item->nid = nid;
@@ -90,16 +99,25 @@ static void pcn_shadow_deliver(int nid, struct pcn_kmsg_hdr *msg,
 	xa_lock(&pcn_shadows);
 	sh = shadow_pid > 0 ? xa_load(&pcn_shadows, shadow_pid) : NULL;
 	if (sh && sh->nid == nid && sh->ctx->id == ctx_id) {
-		list_add_tail(&item->list, &sh->msgs);
-		wake_up(&sh->wq);
-		sh = NULL;
-		item = NULL;
+		if (sh->queued < PCN_SHADOW_MAX_QUEUED) {
+			list_add_tail(&item->list, &sh->msgs);
+			sh->queued++;
+			wake_up(&sh->wq);
+			item = NULL;
+		} else {
+			err = -EBUSY;
+		}
 	}
 	xa_unlock(&pcn_shadows);
 	if (!item)
 		return;
 	kfree(item);
-	pcn_shadow_reject(nid, msg);
+	if (err == -EBUSY) {
+		pcn_kmsg_count_drop(PCN_DROP_BACKLOG);
+		pr_warn_ratelimited("node %d floods the shadow of thread %d: request refused\n",
+				    nid, shadow_pid);
+	}
+	pcn_shadow_reject(nid, msg, err);
 }
 
 static struct pcn_shadow_item *pcn_shadow_pop(struct pcn_shadow *sh)
@@ -109,8 +127,10 @@ static struct pcn_shadow_item *pcn_shadow_pop(struct pcn_shadow *sh)
 	xa_lock(&pcn_shadows);
 	item = list_first_entry_or_null(&sh->msgs, struct pcn_shadow_item,
 					list);
-	if (item)
+	if (item) {
 		list_del(&item->list);
+		sh->queued--;
+	}
 	xa_unlock(&pcn_shadows);
 	return item;
 }
@@ -131,7 +151,7 @@ static void pcn_shadow_remove(struct pcn_shadow *sh)
 
 	xa_erase(&pcn_shadows, task_pid_nr(current));
 	while ((item = pcn_shadow_pop(sh))) {
-		pcn_shadow_reject(item->nid, item->msg);
+		pcn_shadow_reject(item->nid, item->msg, -ESRCH);
 		kfree(item);
 	}
 	current->peer_nid = pcn_my_nid();

@@ -51,6 +51,8 @@
 
 #define PCN_PROCESS_TIMEOUT	(5 * HZ)
 #define PCN_MAX_WORKERS		1024
+/* Migrations waiting for one worker to make their threads, at most. */
+#define PCN_WORKER_MAX_QUEUED	64
 
 struct pcn_process_msg {
 	struct pcn_kmsg_hdr hdr;
@@ -70,6 +72,7 @@ struct pcn_remote_worker {
 	int error;
 	spinlock_t lock;		/* protects queue and exiting */
 	struct list_head queue;		/* TASK_MIGRATE requests */
+	unsigned int queued;		/* entries of queue */
 	wait_queue_head_t wq;
 	bool exiting;			/* takes no more requests */
 	bool origin_ended;		/* the origin ended the process here */
@@ -86,6 +89,15 @@ static DEFINE_XARRAY(pcn_contexts);	/* origin: id -> context */
 static DEFINE_XARRAY(pcn_workers);	/* remote: (nid, id) -> worker */
 static DEFINE_MUTEX(pcn_workers_lock);	/* creation and removal */
 static unsigned int pcn_nr_workers;
+/* Per origin node, under pcn_workers_lock: no origin takes every slot. */
+static unsigned int pcn_nr_workers_of[POPCORN_MAX_NODES];
+
+/* The slots one origin may use: an equal share among the other nodes. */
+static unsigned int pcn_worker_share(void)
+{
+	return PCN_MAX_WORKERS / max(pcn_nr_nodes() - 1, 1);
+}
+
 static atomic_t pcn_ctx_ids;
 
 static unsigned long pcn_worker_key(int nid, u32 ctx_id)
@@ -363,8 +375,10 @@ static struct pcn_worker_item *pcn_worker_pop(struct pcn_remote_worker *w)
 	spin_lock(&w->lock);
 	item = list_first_entry_or_null(&w->queue, struct pcn_worker_item,
 					list);
-	if (item)
+	if (item) {
 		list_del(&item->list);
+		w->queued--;
+	}
 	spin_unlock(&w->lock);
 	return item;
 }
@@ -454,11 +468,20 @@ int pcn_worker_queue(struct remote_context *ctx, struct pcn_kmsg_hdr *msg)
 		return -ENOMEM;
 	item->msg = msg;
 	spin_lock(&w->lock);
-	if (w->exiting)
+	if (w->exiting) {
 		ret = -ESRCH;
-	else
+	} else if (w->queued >= PCN_WORKER_MAX_QUEUED) {
+		ret = -EAGAIN;
+	} else {
 		list_add_tail(&item->list, &w->queue);
+		w->queued++;
+	}
 	spin_unlock(&w->lock);
+	if (ret == -EAGAIN) {
+		pcn_kmsg_count_drop(PCN_DROP_BACKLOG);
+		pr_warn_ratelimited("node %d: %d migrations queued for one worker: refused\n",
+				    w->ctx.origin_nid, PCN_WORKER_MAX_QUEUED);
+	}
 	if (ret)
 		kfree(item);
 	else
@@ -471,6 +494,7 @@ static void pcn_worker_end(struct pcn_remote_worker *w)
 {
 	xa_erase(&pcn_workers, pcn_worker_key(w->ctx.origin_nid, w->ctx.id));
 	pcn_nr_workers--;
+	pcn_nr_workers_of[w->ctx.origin_nid]--;
 	spin_lock(&w->lock);
 	w->exiting = true;
 	w->origin_ended = true;
@@ -499,7 +523,11 @@ static int pcn_worker_create(int nid, struct pcn_process_msg *req, pid_t *pid)
 		goto out;
 	if (w)		/* its process ended here: make a new one */
 		pcn_worker_end(w);
-	if (pcn_nr_workers >= PCN_MAX_WORKERS) {
+	if (pcn_nr_workers >= PCN_MAX_WORKERS ||
+	    pcn_nr_workers_of[nid] >= pcn_worker_share()) {
+		pcn_kmsg_count_drop(PCN_DROP_BACKLOG);
+		pr_warn_ratelimited("node %d has %u workers here, its share: no more\n",
+				    nid, pcn_nr_workers_of[nid]);
 		ret = -EAGAIN;
 		goto unlock;
 	}
@@ -543,6 +571,7 @@ static int pcn_worker_create(int nid, struct pcn_process_msg *req, pid_t *pid)
 		goto unlock;
 	}
 	pcn_nr_workers++;
+	pcn_nr_workers_of[nid]++;
 out:
 	*pid = task_pid_nr(w->task);
 unlock:

@@ -12,6 +12,7 @@ nid=$(cmdline_param pcn.nid)
 case=$(cmdline_param pcn_case)
 # Round trips of the distributed process that runs during the attacks.
 rounds=$(cmdline_param pcn_rounds)
+big_mib=$(cmdline_param pcn_big_mib)
 keyfile=/sys/firmware/qemu_fw_cfg/by_name/opt/popcorn/psk/raw
 ATTACK_ROUNDS=4
 
@@ -49,7 +50,7 @@ key_node0() {
 		done
 	) > /tmp/ping.out 2>&1 &
 	pingpid=$!
-	/bin/test_migrate basic 1 "${rounds:-250}" > /tmp/migrate.out 2>&1 &
+	/bin/test_migrate basic 1 "${rounds:-250}" -1 "${big_mib:-16}" > /tmp/migrate.out 2>&1 &
 	migpid=$!
 	wait_until 120 stat_at_least $((2 * ATTACK_ROUNDS)) auth_refused_proof &&
 		wait_until 30 stat_at_least "$ATTACK_ROUNDS" auth_refused_policy

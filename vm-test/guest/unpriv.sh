@@ -4,7 +4,7 @@
 # the refusal of a seccomp-filtered process from the migrated thread's
 # side; test_int80 the 32-bit system-call entry; then an unprivileged
 # user's process stays at node 1 while node 1 looks at its worker and
-# thread in /proc.
+# thread in /proc, and floods its shadow with requests.
 . /tests/lib.sh
 
 nid=$(cmdline_param pcn.nid)
@@ -59,17 +59,36 @@ node0() {
 	[ $rc -eq 139 ]
 	tap $? "a FIFO at the file's path at node 1 is not opened: SIGSEGV (status $rc)"
 
-	as_user /bin/test_migrate spin 1 > /tmp/spin.out &
+	# The process's descriptor 3 is a full pipe nobody reads: a write
+	# to it blocks its shadow, so node 1's flood of requests for that
+	# shadow piles up here.
+	mkfifo -m 666 /tmp/fullpipe
+	(
+		exec 3<>/tmp/fullpipe
+		head -c 65536 /dev/zero >&3
+		exec su -s /bin/sh -c 'exec "$0" "$@"' pcn -- /bin/test_migrate spin 1
+	) > /tmp/spin.out &
 	spinner=$!
 	wait_until 30 grep -q '^# pid' /tmp/spin.out
 	tap $? "uid 1000 process started and migrates to node 1"
 	sleep 1
-	# Tell node 1 to look, and wait until it has.
+	backlog=$(stat_key dropped backlog_full)
+	# Tell node 1 to look and to flood, and wait until it has.
 	popcorn ping 1 --count 1 >/dev/null
 	wait_until 60 pinged 2
-	tap $? "node 1 has looked at the thread"
+	tap $? "node 1 has looked at the thread and flooded its shadow"
+	refused=$(($(stat_key dropped backlog_full) - backlog))
+	[ "$refused" -ge 30 ]
+	tap $? "40 requests for a busy shadow: 8 queued, the rest refused and counted ($refused)"
+	dmesg | grep -q "popcorn: node 1 floods the shadow of thread"
+	tap $? "kernel log: node 1 floods the shadow"
 	kill -9 $spinner
 	wait $spinner
+	rc=$?
+	[ $rc -eq 137 ]
+	tap $? "the process with a blocked, flooded shadow is killed (status $rc)"
+	popcorn ping 1 --size 4096 --count 10 >/dev/null
+	tap $? "node 0 still serves node 1"
 }
 
 # Every task of the workers here: uid and gid 1000, no capabilities.
@@ -102,6 +121,12 @@ node1() {
 	tap $? "remote worker and migrated thread run as uid 1000, gid 1000, no capabilities (${out##*
 })"
 	echo "$out" | grep '^#'
+	# A hostile remote: one write to the full pipe blocks the shadow,
+	# then 40 more requests for it.
+	set -- $(awk '$1 == 0 { print $2, $4 }' $workers)
+	/bin/pcn_flood 0 "$2" "$1" 3 1 >/dev/null && sleep 1 &&
+		/bin/pcn_flood 0 "$2" "$1" 3 40
+	tap $? "sent node 0 one blocking write and 40 more requests for the shadow of process $1"
 	popcorn ping 0 --count 1 >/dev/null
 }
 
