@@ -4,6 +4,7 @@
 # Usage: suite.sh BZIMAGE INITRD
 # Environment: TRANSPORTS (default "tcp"), VMDIR, NODE_TIMEOUT, DSM_TIMEOUT,
 # MIGRATE_ROUNDS, MIGRATE_BIG_MIB, DSM_ITERS, STRESS_SECONDS, MT_ROUNDS, MT_SLEEP_MS,
+# FUZZ_COUNT, FUZZ_SEED, FUZZ_TIMEOUT, FUZZ_WAIT,
 # SCENARIOS (names of the scenarios to run; default all).
 set -uo pipefail
 
@@ -132,6 +133,26 @@ for transport in ${TRANSPORTS:-tcp}; do
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=unpriv"
 	}
 	run_scenario "$transport-unpriv" 2 unpriv2
+
+	# Lost messages: a TASK_EXIT, signal or PROCESS_EXIT that cannot be
+	# sent ends the connection; nothing hangs, no worker is left.
+	lost2() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=lost"
+	}
+	run_scenario "$transport-lost" 2 lost2
+
+	# Fuzzing: FUZZ_COUNT (100000) random and mutated messages from an
+	# authenticated peer; FUZZ_SEED (random, printed) reproduces a run.
+	fuzz_seed=${FUZZ_SEED:-$((RANDOM * 32768 + RANDOM))}
+	fuzz3() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=fuzz" \
+		     "pcn_fuzz_count=${FUZZ_COUNT:-100000} pcn_fuzz_seed=$fuzz_seed" \
+		     "pcn_fuzz_wait=${FUZZ_WAIT:-2400}"
+	}
+	echo "# fuzz seed $fuzz_seed (FUZZ_SEED=$fuzz_seed reproduces it)"
+	NODE_TIMEOUT=${FUZZ_TIMEOUT:-1800} run_scenario "$transport-fuzz" 3 fuzz3
 
 	# Process server: remote worker lifetime.
 	worker2() {

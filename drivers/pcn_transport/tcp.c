@@ -678,6 +678,24 @@ static int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
 	return ret;
 }
 
+/*
+ * The core lost a message that had to arrive: end the connection.  Its
+ * receive thread then sees the end and the node goes offline; the
+ * dialer makes a new connection as after any loss.
+ */
+static void pcn_tcp_reset(int nid)
+{
+	struct pcn_tcp_peer *peer = &pcn_tcp_peers[nid];
+
+	mutex_lock(&peer->send_lock);
+	if (peer->sock) {
+		pr_warn("node %d: ending the connection at the core's request\n",
+			nid);
+		kernel_sock_shutdown(peer->sock, SHUT_RDWR);
+	}
+	mutex_unlock(&peer->send_lock);
+}
+
 static void pcn_tcp_done(struct pcn_kmsg_hdr *msg)
 {
 	kvfree(msg);
@@ -714,6 +732,7 @@ static struct pcn_kmsg_transport pcn_tcp_transport = {
 	.name = "tcp",
 	.start = pcn_tcp_start,
 	.send = pcn_tcp_send,
+	.reset = pcn_tcp_reset,
 	.done = pcn_tcp_done,
 	.show_stats = pcn_tcp_show_stats,
 	.reset_stats = pcn_tcp_reset_stats,

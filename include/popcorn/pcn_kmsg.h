@@ -123,6 +123,13 @@ struct pcn_kmsg_transport {
 	/* Optional send buffers (else kvmalloc/kvfree). */
 	struct pcn_kmsg_hdr *(*get)(size_t size);
 	void (*put)(struct pcn_kmsg_hdr *msg);
+	/*
+	 * End the connection of @nid, so that both nodes see it go
+	 * offline (a message that had to arrive was lost).  Process
+	 * context, may sleep; optional, but without it such a loss leaves
+	 * the peer's waits to their own time-outs, if any.
+	 */
+	void (*reset)(int nid);
 	/* Release a message the transport passed to pcn_kmsg_process(). */
 	void (*done)(struct pcn_kmsg_hdr *msg);
 	/* Optional: transport lines of /proc/popcorn_stat. */

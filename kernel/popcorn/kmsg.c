@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 #include <popcorn/nodes.h>
 
+#include "inject.h"
 #include "kmsg_internal.h"
 
 static struct pcn_kmsg_type_desc pcn_kmsg_types[PCN_KMSG_TYPE_MAX];
@@ -70,6 +71,23 @@ const char *pcn_kmsg_type_name(unsigned int type)
 	if (type >= PCN_KMSG_TYPE_MAX || !READ_ONCE(pcn_kmsg_types[type].registered))
 		return NULL;
 	return pcn_kmsg_types[type].name;
+}
+
+const char *pcn_kmsg_type_limits(unsigned int type, u32 *min_size,
+				 u32 *max_size, bool *request)
+{
+	const struct pcn_kmsg_type_desc *d;
+
+	if (type >= PCN_KMSG_TYPE_MAX)
+		return NULL;
+	d = &pcn_kmsg_types[type];
+	/* Pairs with smp_store_release() in pcn_kmsg_register(). */
+	if (!smp_load_acquire(&d->registered))
+		return NULL;
+	*min_size = d->min_size;
+	*max_size = d->max_size;
+	*request = !!d->handler;
+	return d->name;
 }
 
 static int pcn_kmsg_register(enum pcn_kmsg_type type, const char *name,
@@ -215,6 +233,7 @@ void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len)
 		return;
 	}
 	pcn_stat_recv(msg->type, len);
+	pcn_inject_msglog(PCN_MSGLOG_RECEIVED, msg, len);
 
 	handler = pcn_kmsg_types[msg->type].handler;
 	if (!handler) {
@@ -266,9 +285,14 @@ int pcn_kmsg_send(int nid, void *msg, size_t size)
 
 	if (ret)
 		return ret;
+	/* Test hook: a transport that lost the message. */
+	if (pcn_inject_fail_send(hdr->type))
+		return -EIO;
 	ret = pcn_transport->send(nid, hdr, size);
-	if (!ret)
+	if (!ret) {
 		pcn_stat_sent(hdr->type, size);
+		pcn_inject_msglog(PCN_MSGLOG_SENT, hdr, size);
+	}
 	return ret;
 }
 

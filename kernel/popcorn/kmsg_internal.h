@@ -21,7 +21,12 @@ enum pcn_kmsg_drop pcn_kmsg_check(const struct pcn_kmsg_hdr *hdr, size_t len,
 				  const struct pcn_kmsg_type_desc *types,
 				  unsigned int nr_types);
 
+struct seq_file;
+
 const char *pcn_kmsg_type_name(unsigned int type);
+/* The name of a registered type and its limits, or NULL. */
+const char *pcn_kmsg_type_limits(unsigned int type, u32 *min_size,
+				 u32 *max_size, bool *request);
 const char *pcn_kmsg_drop_name(enum pcn_kmsg_drop why);
 const char *pcn_kmsg_transport_name(void);
 struct pcn_kmsg_transport *pcn_kmsg_active_transport(void);
@@ -30,6 +35,12 @@ int pcn_kmsg_start(const char *transport);
 /* wait.c */
 int pcn_kmsg_wait_complete(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_kmsg_fail_waits(int nid);
+
+/* kmsg_vital.c: messages whose loss must end the connection */
+int pcn_kmsg_send_vital(int nid, void *msg, size_t size);
+void pcn_kmsg_lost(int nid, unsigned int type, int err);
+void pcn_kmsg_vital_stat_show(struct seq_file *seq);
+void pcn_kmsg_vital_stat_reset(void);
 
 /* stat.c */
 void pcn_stat_sent(unsigned int type, size_t bytes);

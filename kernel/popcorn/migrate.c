@@ -39,6 +39,8 @@
 
 #include "context.h"
 #include "creds.h"
+#include "inject.h"
+#include "kmsg_internal.h"
 #include "messages.h"
 #include "regs.h"
 
@@ -482,7 +484,7 @@ static void pcn_exit_work_fn(struct work_struct *work)
 	struct pcn_exit_work *ew = container_of(work, struct pcn_exit_work,
 						work);
 
-	pcn_kmsg_send(ew->nid, &ew->msg, sizeof(ew->msg));
+	pcn_kmsg_send_vital(ew->nid, &ew->msg, sizeof(ew->msg));
 	kfree(ew);
 }
 
@@ -493,7 +495,13 @@ void __pcn_task_exit(struct task_struct *tsk, long code)
 
 	tsk->remote = NULL;
 	if (!ctx->at_origin && !pcn_remote_context_exiting(ctx)) {
-		ew = kzalloc(sizeof(*ew), GFP_KERNEL);
+		ew = NULL;
+		if (!pcn_inject_fail(PCN_FAIL_EXIT_ALLOC))
+			ew = kzalloc(sizeof(*ew), GFP_KERNEL);
+		/* The shadow must not wait for a message that never comes. */
+		if (!ew)
+			pcn_kmsg_lost(ctx->origin_nid, PCN_KMSG_TYPE_TASK_EXIT,
+				      -ENOMEM);
 		if (ew) {
 			INIT_WORK(&ew->work, pcn_exit_work_fn);
 			ew->nid = ctx->origin_nid;

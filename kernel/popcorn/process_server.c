@@ -47,6 +47,7 @@
 #include "context.h"
 #include "creds.h"
 #include "debugfs.h"
+#include "kmsg_internal.h"
 #include "messages.h"
 
 #define PCN_PROCESS_TIMEOUT	(5 * HZ)
@@ -312,7 +313,7 @@ static void pcn_process_exit_work(struct work_struct *work)
 
 	/* A node that is offline has ended the workers itself. */
 	for_each_set_bit(nid, ctx->asked, POPCORN_MAX_NODES)
-		pcn_kmsg_send(nid, &msg, sizeof(msg));
+		pcn_kmsg_send_vital(nid, &msg, sizeof(msg));
 	pcn_context_put(ctx);
 }
 

@@ -22,7 +22,6 @@
 #include <linux/init.h>
 #include <linux/sched.h>
 #include <linux/syscalls.h>
-#include <linux/uaccess.h>
 #include <popcorn/hooks.h>
 #include <popcorn/pcn_kmsg.h>
 

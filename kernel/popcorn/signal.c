@@ -20,6 +20,7 @@
 #include <popcorn/pcn_kmsg.h>
 
 #include "context.h"
+#include "kmsg_internal.h"
 #include "messages.h"
 
 /* Origin, in the shadow: forward every signal it has pending. */
@@ -57,7 +58,8 @@ void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid)
 			m.sender_pid = info.si_pid;
 			m.sender_uid = info.si_uid;
 		}
-		pcn_kmsg_send(nid, &m, sizeof(m));
+		/* Dequeued here: if it cannot go, the link must end. */
+		pcn_kmsg_send_vital(nid, &m, sizeof(m));
 	}
 }
 

@@ -122,6 +122,7 @@ static int pcn_stat_show(struct seq_file *seq, void *v)
 	if (t && t->show_stats)
 		t->show_stats(seq);
 	pcn_auth_stat_show(seq);
+	pcn_kmsg_vital_stat_show(seq);
 
 	for (i = PCN_DROP_NONE + 1; i < PCN_DROP_MAX; i++)
 		seq_printf(seq, "dropped %s %lld\n", pcn_kmsg_drop_name(i),
@@ -151,6 +152,7 @@ static ssize_t pcn_stat_write(struct file *file, const char __user *buf,
 		atomic64_set(&pcn_stat_drops[i], 0);
 	pcn_fault_stat_reset();
 	pcn_auth_stat_reset();
+	pcn_kmsg_vital_stat_reset();
 	if (t && t->reset_stats)
 		t->reset_stats();
 	return len;

@@ -1,8 +1,10 @@
 # Helpers for guest test scripts (sourced).  Output is TAP: the host
 # harness numbers the lines and counts them.
 
+# Returns CONDITION_STATUS, so that "tap $? ... || diagnose" works.
 tap() {	# tap CONDITION_STATUS DESCRIPTION
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
+	return "$1"
 }
 
 # as_user COMMAND [ARGS...]: run COMMAND as the unprivileged user pcn
@@ -127,4 +129,20 @@ stat_at_least() {	# stat_at_least MIN KEY [KEY2]
 	local min=$1
 	shift
 	[ "$(stat_key "$@")" -ge "$min" ]
+}
+
+# Tasks in uninterruptible sleep, and every kernel worker that is not
+# idle, with their kernel stacks when the kernel has them (the debug
+# kernel): TAP comments for a hang.
+blocked_tasks_diag() {
+	local p state comm
+	for p in /proc/[0-9]*; do
+		state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "$p/status" 2>/dev/null)
+		comm=$(cat "$p/comm" 2>/dev/null)
+		[ "$state" = D ] || { [ "$state" = S ] && case "$comm" in
+			kworker*|pcn*|test_*) true ;; *) false ;; esac; } || continue
+		echo "# task ${p#/proc/} $comm state $state wchan $(cat "$p/wchan" 2>/dev/null)"
+		[ "$state" = D ] || [ "${comm#kworker}" != "$comm" ] || continue
+		sed 's/^/#   /' "$p/stack" 2>/dev/null | head -n 12
+	done
 }

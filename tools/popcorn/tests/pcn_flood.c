@@ -19,17 +19,13 @@
 #include <unistd.h>
 
 #include "../popcorn.h"
+#include "wire.h"
 
 /* The wire format of kernel/popcorn/messages.h (x86-64). */
 #define TYPE_FILE_WRITE	18	/* enum pcn_kmsg_type */
 
 struct file_write_msg {
-	uint32_t size;
-	uint16_t type;
-	uint8_t from_nid;
-	uint8_t flags;
-	uint32_t seq;
-	uint32_t wait_id;
+	struct wire_hdr hdr;
 	uint32_t ctx_id;
 	int32_t shadow_pid;
 	uint32_t fd;
@@ -54,9 +50,9 @@ int main(int argc, char **argv)
 	}
 	memset(&raw, 0, sizeof(raw));
 	raw.nid = atoi(argv[1]);
-	raw.m.size = sizeof(raw.m);
-	raw.m.type = TYPE_FILE_WRITE;
-	raw.m.from_nid = popcorn_current_nid();
+	raw.m.hdr.size = sizeof(raw.m);
+	raw.m.hdr.type = TYPE_FILE_WRITE;
+	raw.m.hdr.from_nid = popcorn_current_nid();
 	raw.m.ctx_id = strtoul(argv[2], NULL, 0);
 	raw.m.shadow_pid = atoi(argv[3]);
 	raw.m.fd = atoi(argv[4]);
@@ -69,8 +65,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
-		raw.m.seq = i + 1;
-		raw.m.wait_id = 0x7f000000 + i;
+		raw.m.hdr.seq = i + 1;
+		raw.m.hdr.wait_id = 0x7f000000 + i;
 		if (write(fd, &raw, sizeof(raw)) == (ssize_t)sizeof(raw))
 			sent++;
 	}
