@@ -6,6 +6,9 @@
 #   make test-debug  the migration, DSM and stress scenarios on a second kernel
 #                 with lockdep, KASAN, atomic-sleep and list checks (build/obj-debug)
 #   make check    make test, then make test-debug, one closing line (.ci/run)
+#   make bench    benchmarks: raw transport vs popcorn ping, page faults,
+#                 migrations; a table per transport, build/bench/results.csv
+#                 and build/bench/chart.png
 #   make soak     boot the 3-node cluster N times (default 100), count failures
 #   make check-series  build after every patch of patches/ (slow)
 #   make clean    remove build output (the kernel tree stays unpacked)
@@ -34,7 +37,7 @@ KMAKE_ANY = $(MAKE) -C $(KDIR) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_USER=popcorn KBUILD_BUILD_HOST=build -j$(JOBS)
 KMAKE = $(KMAKE_ANY) O=$(KOBJ)
 
-.PHONY: all kernel kernel-debug deps tree tree-debug tools initramfs test test-debug check soak run \
+.PHONY: all kernel kernel-debug deps tree tree-debug tools initramfs test test-debug check bench soak run \
 	check-series clean distclean
 
 all: kernel
@@ -68,11 +71,14 @@ test: kernel initramfs
 # Shortened loops: KASAN and lockdep make TCG guests several times slower.
 test-debug: kernel-debug initramfs
 	@VMDIR=$(BUILD)/vm-debug VM_MEM=512M PCN_EXTRA_CMDLINE=kasan_multi_shot NODE_TIMEOUT=600 \
-		SCENARIOS="tcp-3nodes tcp-auth tcp-unpriv tcp-lost tcp-fuzz tcp-worker tcp-migrate tcp-dsm tcp-stress" MIGRATE_ROUNDS=100 MIGRATE_BIG_MIB=2 DSM_ITERS=200 \
-		STRESS_SECONDS=20 MT_ROUNDS=10 $(REPO)/vm-test/suite.sh $(DBZIMAGE) $(INITRD)
+		SCENARIOS="tcp-3nodes tcp-auth tcp-unpriv tcp-lost tcp-fuzz tcp-limits tcp-worker tcp-migrate tcp-dsm tcp-stress" MIGRATE_ROUNDS=100 MIGRATE_BIG_MIB=2 DSM_ITERS=200 \
+		STRESS_SECONDS=20 MT_ROUNDS=10 FUZZ_COUNT=20000 $(REPO)/vm-test/suite.sh $(DBZIMAGE) $(INITRD)
 
 check:
 	+@MAKE="$(MAKE)" $(REPO)/scripts/check.sh $(REPO) $(BUILD)
+
+bench: kernel initramfs
+	@$(REPO)/vm-test/bench.sh $(BZIMAGE) $(INITRD) $(BUILD)/bench
 
 N ?= 100
 soak: kernel initramfs

@@ -154,6 +154,15 @@ for transport in ${TRANSPORTS:-tcp}; do
 	echo "# fuzz seed $fuzz_seed (FUZZ_SEED=$fuzz_seed reproduces it)"
 	NODE_TIMEOUT=${FUZZ_TIMEOUT:-1800} run_scenario "$transport-fuzz" 3 fuzz3
 
+	# Process server bounds: a worker share per origin, a worker's
+	# queue of migrations.  Node 0 hosts 4 workers at most.
+	limits3() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=limits" \
+		     "$([ "$1" -eq 0 ] && echo pcn.max_workers=4)"
+	}
+	run_scenario "$transport-limits" 3 limits3
+
 	# Process server: remote worker lifetime.
 	worker2() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
@@ -188,6 +197,16 @@ for transport in ${TRANSPORTS:-tcp}; do
 	}
 	NODE_TIMEOUT=$((${STRESS_SECONDS:-90} + ${DSM_TIMEOUT:-900})) \
 		run_scenario "$transport-stress" 3 stress3
+
+	# A short make bench: every figure comes and is sane (few samples;
+	# the figures themselves are make bench's business).
+	bench2() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=bench" \
+		     "pcn_bench_samples=20 pcn_bench_pages=32 pcn_bench_seq_mib=1" \
+		     "pcn_bench_rounds=2 pcn_bench_big_mib=8"
+	}
+	run_scenario "$transport-bench" 2 bench2
 
 	# The largest cluster the harness is meant for: 8 nodes.
 	mesh8() {

@@ -21,7 +21,8 @@
  * /proc/popcorn_stat) fail with -EIO before they reach the transport, as
  * a transport that lost them would, or the next COUNT passes through
  * fail point NAME (exit_alloc: the TASK_EXIT of a remote thread cannot
- * be allocated).
+ * be allocated; worker_stall: remote workers start no migration until
+ * one is refused because a worker's queue is full).
  *
  *   echo N > /sys/kernel/debug/popcorn/msglog
  *
@@ -59,6 +60,7 @@ static atomic_t pcn_fail_send_left[PCN_KMSG_TYPE_MAX];
 static atomic_t pcn_fail_left[PCN_FAIL_NR];
 static const char * const pcn_fail_names[PCN_FAIL_NR] = {
 	[PCN_FAIL_EXIT_ALLOC] = "exit_alloc",
+	[PCN_FAIL_WORKER_STALL] = "worker_stall",
 };
 
 static DEFINE_SPINLOCK(pcn_msglog_lock);
@@ -84,6 +86,12 @@ bool pcn_inject_fail(enum pcn_fail_point point)
 		return false;
 	pr_info("popcorn: test hook: %s fails\n", pcn_fail_names[point]);
 	return true;
+}
+
+/* Is @point armed?  Does not consume it. */
+bool pcn_inject_armed(enum pcn_fail_point point)
+{
+	return point < PCN_FAIL_NR && atomic_read(&pcn_fail_left[point]) > 0;
 }
 
 /* May be called in atomic context: no sleeping allocation. */

@@ -15,6 +15,8 @@ struct pcn_kmsg_hdr;
 /* Places other than a send where a test can make an operation fail. */
 enum pcn_fail_point {
 	PCN_FAIL_EXIT_ALLOC,	/* the TASK_EXIT of a remote thread */
+	/* Workers start no migration until one is refused (queue full). */
+	PCN_FAIL_WORKER_STALL,
 	PCN_FAIL_NR
 };
 
@@ -24,6 +26,7 @@ enum pcn_fail_point {
 #ifdef CONFIG_POPCORN_TEST_HOOKS
 bool pcn_inject_fail_send(unsigned int type);
 bool pcn_inject_fail(enum pcn_fail_point point);
+bool pcn_inject_armed(enum pcn_fail_point point);
 void pcn_inject_msglog(int dir, const struct pcn_kmsg_hdr *msg, size_t len);
 #else
 static inline bool pcn_inject_fail_send(unsigned int type)
@@ -32,6 +35,11 @@ static inline bool pcn_inject_fail_send(unsigned int type)
 }
 
 static inline bool pcn_inject_fail(enum pcn_fail_point point)
+{
+	return false;
+}
+
+static inline bool pcn_inject_armed(enum pcn_fail_point point)
 {
 	return false;
 }

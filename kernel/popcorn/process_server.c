@@ -27,6 +27,7 @@
 #include <linux/lockdep.h>
 #include <linux/mm_types.h>
 #include <linux/mmu_context.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -47,6 +48,7 @@
 #include "context.h"
 #include "creds.h"
 #include "debugfs.h"
+#include "inject.h"
 #include "kmsg_internal.h"
 #include "messages.h"
 
@@ -93,10 +95,39 @@ static unsigned int pcn_nr_workers;
 /* Per origin node, under pcn_workers_lock: no origin takes every slot. */
 static unsigned int pcn_nr_workers_of[POPCORN_MAX_NODES];
 
+/*
+ * pcn.max_workers=: remote workers this node hosts at most, 1 to
+ * PCN_MAX_WORKERS (the default).  Read at each worker creation.
+ */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "pcn."
+static unsigned int pcn_max_workers = PCN_MAX_WORKERS;
+
+static int pcn_max_workers_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret || n < 1 || n > PCN_MAX_WORKERS) {
+		pr_err("pcn.max_workers=%s: not 1 to %d, keeping %u\n", val,
+		       PCN_MAX_WORKERS, pcn_max_workers);
+		return ret ?: -EINVAL;
+	}
+	WRITE_ONCE(pcn_max_workers, n);
+	return 0;
+}
+
+static const struct kernel_param_ops pcn_max_workers_ops = {
+	.set = pcn_max_workers_set,
+	.get = param_get_uint,
+};
+module_param_cb(max_workers, &pcn_max_workers_ops, &pcn_max_workers, 0444);
+
 /* The slots one origin may use: an equal share among the other nodes. */
 static unsigned int pcn_worker_share(void)
 {
-	return PCN_MAX_WORKERS / max(pcn_nr_nodes() - 1, 1);
+	return max(READ_ONCE(pcn_max_workers) /
+		   max(pcn_nr_nodes() - 1, 1), 1U);
 }
 
 static atomic_t pcn_ctx_ids;
@@ -390,6 +421,9 @@ static bool pcn_worker_has_work(struct pcn_remote_worker *w)
 
 	spin_lock(&w->lock);
 	ret = !list_empty(&w->queue) || w->exiting;
+	/* Test hook: a stalled worker starts nothing until one is refused. */
+	if (!w->exiting && pcn_inject_armed(PCN_FAIL_WORKER_STALL))
+		ret = false;
 	spin_unlock(&w->lock);
 	return ret;
 }
@@ -482,11 +516,11 @@ int pcn_worker_queue(struct remote_context *ctx, struct pcn_kmsg_hdr *msg)
 		pcn_kmsg_count_drop(PCN_DROP_BACKLOG);
 		pr_warn_ratelimited("node %d: %d migrations queued for one worker: refused\n",
 				    w->ctx.origin_nid, PCN_WORKER_MAX_QUEUED);
+		pcn_inject_fail(PCN_FAIL_WORKER_STALL);
 	}
 	if (ret)
 		kfree(item);
-	else
-		wake_up(&w->wq);
+	wake_up(&w->wq);
 	return ret;
 }
 
@@ -524,7 +558,7 @@ static int pcn_worker_create(int nid, struct pcn_process_msg *req, pid_t *pid)
 		goto out;
 	if (w)		/* its process ended here: make a new one */
 		pcn_worker_end(w);
-	if (pcn_nr_workers >= PCN_MAX_WORKERS ||
+	if (pcn_nr_workers >= READ_ONCE(pcn_max_workers) ||
 	    pcn_nr_workers_of[nid] >= pcn_worker_share()) {
 		pcn_kmsg_count_drop(PCN_DROP_BACKLOG);
 		pr_warn_ratelimited("node %d has %u workers here, its share: no more\n",

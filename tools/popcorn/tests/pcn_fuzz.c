@@ -27,7 +27,8 @@
  *
  * Ping types are never sent, so that the target can count this node's
  * real pings as a marker.  When the connection is down (after a frame
- * fault) writes fail with EAGAIN and are retried for up to 60 s.
+ * fault) writes fail with EAGAIN or EHOSTDOWN and are retried for up to
+ * 60 s.
  * Prints the count of each kind; exit 0 when all COUNT were sent.
  */
 #include <errno.h>
@@ -192,7 +193,9 @@ static void send_raw(enum kind k, const void *msg, uint32_t len)
 	memcpy(buf, &target, 4);
 	memcpy(buf + 4, msg, len);
 	while (write(inject_fd, buf, 4 + len) < 0) {
-		if (errno != EAGAIN || time(NULL) - start > 60) {
+		/* EAGAIN: no connection; EHOSTDOWN: it broke during the send. */
+		if ((errno != EAGAIN && errno != EHOSTDOWN) ||
+		    time(NULL) - start > 60) {
 			fprintf(stderr, "pcn_fuzz: inject_raw: %s after %lu messages\n",
 				strerror(errno), sent[RANDOM] + sent[MUTATED] +
 				sent[REPLAY] + sent[HEADER] + sent[FRAME]);

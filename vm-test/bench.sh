@@ -1,0 +1,112 @@
+#!/bin/bash
+# make bench: boot two nodes once per transport, run the benchmark
+# programs in the guests (guest/bench.sh), and print one table per
+# transport with the ratios that matter, measured side by side in the
+# same boot.  Writes $OUT/results.csv and $OUT/chart.png (gnuplot).
+# Usage: bench.sh BZIMAGE INITRD OUT
+# Environment: TRANSPORTS (default "tcp"), BENCH_SAMPLES (round trips
+# per size, 200), BENCH_PAGES (pages per fault figure, 512),
+# BENCH_SEQ_MIB (16), BENCH_ROUNDS (5), BENCH_BIG_MIB (64).
+set -uo pipefail
+
+OUT=${3:?usage: bench.sh BZIMAGE INITRD OUT}
+. "$(dirname "$0")/cluster.sh" "$1" "$2"
+mkdir -p "$OUT"
+csv=$OUT/results.csv
+echo "transport,figure,unit,count,mean,p50,p99" > "$csv"
+
+bench_cmdline() {
+	echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+	     "pcn.transport=$PCN_TRANSPORT pcn_test=bench" \
+	     "pcn_bench_samples=${BENCH_SAMPLES:-200}" \
+	     "pcn_bench_pages=${BENCH_PAGES:-512}" \
+	     "pcn_bench_seq_mib=${BENCH_SEQ_MIB:-16}" \
+	     "pcn_bench_rounds=${BENCH_ROUNDS:-5}" \
+	     "pcn_bench_big_mib=${BENCH_BIG_MIB:-64}"
+}
+
+# fig T NAME FIELD: a figure's p50 (or FIELD: mean, p99, count).
+fig() {
+	awk -F, -v t="$1" -v n="$2" -v f="${3:-p50}" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == t && $2 == n { print $col[f]; exit }' "$csv"
+}
+
+ratio() {	# ratio A B: A / B with two decimals, or "-"
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }'
+}
+
+rc=0
+for transport in ${TRANSPORTS:-tcp}; do
+	export PCN_TRANSPORT=$transport
+	name=bench-$transport
+	echo "# bench: $transport: booting 2 nodes (TCG); the guests report as they go"
+	VM_MEM=${VM_MEM:-512M} cluster_boot "$name" 2 "${BENCH_TIMEOUT:-3000}" bench_cmdline &
+	boot=$!
+	# Progress: the figures as node 0 prints them.
+	seen=0
+	while kill -0 $boot 2>/dev/null; do
+		sleep 10
+		n=$(grep -c '^# bench ' "$VMDIR/$name/node0.results" 2>/dev/null)
+		if [ "${n:-0}" -gt "$seen" ]; then
+			grep '^# bench ' "$VMDIR/$name/node0.results" | sed -n "$((seen + 1)),\$p" |
+				awk '{ printf "#   %-28s p50 %s %s (%s samples)\n", $3, $7, $4, $5 }'
+			seen=$n
+		fi
+	done
+	wait $boot || rc=1
+	if grep -q '^not ok' "$VMDIR/$name/node"*.results || ! grep -q '^# done' "$VMDIR/$name/node0.results"; then
+		echo "# bench: $transport: a guest check failed:"
+		grep -h '^not ok' "$VMDIR/$name/node"*.results | sed 's/^/#   /'
+		tail -n 30 "$VMDIR/$name/node0.console" | sed 's/^/  | /'
+		rc=1
+	fi
+	clock=$(grep -h 'clocksource' "$VMDIR/$name/node0.results" | head -n 1)
+	grep '^# bench [a-z]' "$VMDIR/$name/node0.results" | tr -d '\r' |
+		awk -v t="$transport" '{ printf "%s,%s,%s,%s,%s,%s,%s\n", t, $3, $4, $5, $6, $7, $8 }' >> "$csv"
+
+	echo
+	echo "== $transport (2 nodes, one boot; ${clock#ok - }) =="
+	printf "%-28s %6s %12s %12s %12s  %s\n" figure count mean p50 p99 unit
+	awk -F, -v t="$transport" '$1 == t {
+		printf "%-28s %6s %12s %12s %12s  %s\n", $2, $4, $5, $6, $7, $3 }' "$csv"
+	echo "ratios (p50 / p50, same boot):"
+	for s in 64 4096 65536; do
+		printf "  popcorn ping / TCP ping-pong, %5s B      %s\n" $s \
+			"$(ratio "$(fig "$transport" popcorn_rtt_$s)" "$(fig "$transport" tcp_rtt_$s)")"
+	done
+	printf "  remote read fault / 4 KiB TCP round trip   %s\n" \
+		"$(ratio "$(fig "$transport" fault_remote_read)" "$(fig "$transport" tcp_rtt_4096)")"
+	printf "  remote write fault / 4 KiB TCP round trip  %s\n" \
+		"$(ratio "$(fig "$transport" fault_remote_write)" "$(fig "$transport" tcp_rtt_4096)")"
+	printf "  remote read fault / local fault            %s\n" \
+		"$(ratio "$(fig "$transport" fault_remote_read)" "$(fig "$transport" fault_local)")"
+	printf "  migration round trip, 64 MiB / small set   %s\n" \
+		"$(ratio "$(fig "$transport" migrate_rtt_big)" "$(fig "$transport" migrate_rtt_small)")"
+	if [ "$transport" != tcp ] && grep -q '^tcp,' "$csv"; then
+		printf "  remote read fault, %s / tcp              %s\n" "$transport" \
+			"$(ratio "$(fig "$transport" fault_remote_read)" "$(fig tcp fault_remote_read)")"
+	fi
+done
+
+# The chart: p50 latencies (log scale) per figure, one bar per transport.
+if command -v gnuplot > /dev/null; then
+	awk -F, 'NR > 1 && $3 == "ns" { printf "%s %s %.3f\n", $1, $2, $6 / 1000 }' "$csv" > "$OUT/p50_us.dat"
+	gnuplot <<EOF 2> "$OUT/gnuplot.log" || echo "# bench: gnuplot failed, see $OUT/gnuplot.log"
+set terminal pngcairo size 1200,600 noenhanced
+set output "$OUT/chart.png"
+set title "Popcorn latencies, p50 (us, log scale); one boot per transport"
+set style data histograms
+set style fill solid 0.8
+set logscale y
+set xtics rotate by -30
+set ylabel "us"
+plot for [t in "${TRANSPORTS:-tcp}"] "< awk '\$1 == \"".t."\"' $OUT/p50_us.dat" using 3:xtic(2) title t
+EOF
+else
+	echo "# bench: gnuplot not installed: no chart"
+fi
+echo
+echo "results: $csv"
+[ -s "$OUT/chart.png" ] && echo "chart:   $OUT/chart.png"
+exit $rc

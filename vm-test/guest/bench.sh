@@ -1,0 +1,61 @@
+#!/bin/sh
+# Benchmarks (issue 12), node 0 against node 1, in one boot: the raw
+# transport (a user-space TCP ping-pong over the same link) and popcorn
+# ping at 64 B, 4 KiB and 64 KiB, then page faults and migrations
+# (bench_fault).  Figures are "# bench NAME UNIT COUNT MEAN P50 P99"
+# lines, read by vm-test/bench.sh; the TAP lines check that each came
+# and is sane.  Parameters (kernel command line): pcn_bench_samples
+# (round trips per size), pcn_bench_pages (pages per fault figure),
+# pcn_bench_seq_mib, pcn_bench_rounds, pcn_bench_big_mib.
+. /tests/lib.sh
+
+nid=$(cmdline_param pcn.nid)
+param() {	# param NAME DEFAULT
+	local v
+	v=$(cmdline_param "pcn_bench_$1")
+	echo "${v:-$2}"
+}
+samples=$(param samples 200)
+port=5001
+
+wait_all_online 2 120
+tap $? "both nodes online (after ${WAITED}s)"
+
+# sane NAME: a figure came, with samples, a mean above 0, p50 <= p99.
+sane() {
+	grep "^# bench $1 " /tmp/bench.out | tail -n 1 |
+		awk '{ exit !($5 > 0 && $6 > 0 && $7 > 0 && $7 + 0 <= $8 + 0) }'
+}
+
+if [ "$nid" = 0 ]; then
+	peer=$(cmdline_param pcn.nodes | cut -d, -f2)
+	: > /tmp/bench.out
+	for size in 64 4096 65536; do
+		echo "# bench: round trips of $size bytes, $samples samples each" >&2
+		/bin/bench_tcp client "$peer" $port $size "$samples" >> /tmp/bench.out
+		tap $? "user-space TCP ping-pong, $size bytes"
+		popcorn ping 1 --size $size --count "$samples" > /tmp/ping.out
+		tap $? "popcorn ping, $size bytes"
+		sed -n 's/^raw: nid [0-9]* size \([0-9]*\) count [0-9]* ok \([0-9]*\) min_ns [0-9]* mean_ns \([0-9]*\) p50_ns \([0-9]*\) p99_ns \([0-9]*\).*/# bench popcorn_rtt_\1 ns \2 \3 \4 \5/p' \
+			/tmp/ping.out >> /tmp/bench.out
+	done
+	echo "# bench: page faults and migrations" >&2
+	/bin/bench_fault 1 "$(param pages 256)" "$(param seq_mib 16)" \
+		"$(param rounds 5)" "$(param big_mib 64)" >> /tmp/bench.out
+	tap $? "bench_fault ran"
+	cat /tmp/bench.out
+	for f in tcp_rtt_64 tcp_rtt_4096 tcp_rtt_65536 popcorn_rtt_64 \
+		 popcorn_rtt_4096 popcorn_rtt_65536 fault_local \
+		 fault_remote_read fault_remote_write fault_write_replicated \
+		 fault_origin_remote_owned seq_read_remote free_remote_written \
+		 free_remote_written_msgs migrate_rtt_small migrate_rtt_big; do
+		sane $f
+		tap $? "figure $f: samples, mean > 0, p50 <= p99"
+	done
+	popcorn ping 1 --count 1 > /dev/null
+else
+	/bin/bench_tcp server $port &
+	# Node 0 is done when it pings this node outside its benchmark.
+	wait_until 3000 sh -c ". /tests/lib.sh; [ \$(stat_type ping_request recv) -gt $((3 * samples)) ]"
+	tap $? "node 0 finished"
+fi

@@ -1,0 +1,78 @@
+#!/bin/sh
+# The process server's bounds (issue 11).  Node 0 boots with
+# pcn.max_workers=4: each of the two other nodes may have 2 workers
+# there.  Node 1 takes its share and is refused a third; node 2 still
+# gets one.  Then node 0 stalls its workers (test hook worker_stall)
+# and 80 threads of one process of node 2 migrate there at once: 64
+# wait in the worker's queue, the rest are refused with EAGAIN, and
+# every thread either went and came back or was refused.
+. /tests/lib.sh
+
+nid=$(cmdline_param pcn.nid)
+pings() {	# pings N: N ping requests reached this node
+	[ "$(stat_type ping_request recv)" -ge "$1" ]
+}
+
+# one_thread "MIGRATED REFUSED" DESCRIPTION: a process whose one thread
+# migrates to node 0 and back; check what happened.
+one_thread() {
+	/bin/test_crowd 0 1 0 > /tmp/one.out 2>&1
+	grep '^# crowd' /tmp/one.out
+	set -- $1 "$2"
+	grep -q "^# crowd: migrated $1 refused $2 other 0" /tmp/one.out
+	tap $? "$3"
+}
+
+wait_all_online 3 120
+tap $? "all three nodes online (after ${WAITED}s)"
+
+if [ "$nid" = 0 ]; then
+	[ "$(cat /sys/module/pcn/parameters/max_workers)" = 4 ]
+	tap $? "pcn.max_workers=4 taken"
+	# Node 2 has checked its share: stall the workers for its crowd.
+	wait_until 300 pings 1
+	tap $? "node 2 is ready for the crowd (${WAITED}s)"
+	echo "worker_stall 1" > /sys/kernel/debug/popcorn/fail
+	popcorn ping 2 --count 1 > /dev/null
+	wait_until 300 pings 2
+	tap $? "node 2's crowd is over (${WAITED}s)"
+	dmesg | grep -q "popcorn: node 1 has 2 workers here, its share: no more"
+	tap $? "node 1's third worker refused and logged"
+	dmesg | grep -q "popcorn: node 2: 64 migrations queued for one worker: refused"
+	tap $? "migrations past a worker's queue of 64 refused and logged"
+	[ "$(stat_key dropped backlog_full)" -ge 2 ]
+	tap $? "the refusals are counted (backlog_full $(stat_key dropped backlog_full))"
+elif [ "$nid" = 1 ]; then
+	# Two processes keep a worker each at node 0: this node's share.
+	keepers=
+	for k in 1 2; do
+		/bin/test_crowd 0 1 120 > /tmp/keep$k.out 2>&1 &
+		keepers="$keepers $!"
+		wait_until 60 grep -q '^# pid' /tmp/keep$k.out
+	done
+	cat /tmp/keep1.out /tmp/keep2.out | grep '^# crowd'
+	[ "$(cat /tmp/keep1.out /tmp/keep2.out |
+	     grep -c '^# crowd: migrated 1 refused 0 other 0')" -eq 2 ]
+	tap $? "two processes of node 1 migrated to node 0 and keep their workers"
+	one_thread "0 1" "a third process is refused with EAGAIN: node 1's share of node 0 is 2 workers"
+	popcorn ping 2 --count 1 > /dev/null
+	wait_until 300 pings 1
+	tap $? "node 2 finished (${WAITED}s)"
+	kill $keepers
+else
+	wait_until 300 pings 1
+	tap $? "node 1 has its share of node 0's workers (${WAITED}s)"
+	one_thread "1 0" "node 2 still gets a worker at node 0"
+	popcorn ping 0 --count 1 > /dev/null
+	wait_until 120 pings 2
+	tap $? "node 0 stalled its workers (${WAITED}s)"
+	/bin/test_crowd 0 80 0 > /tmp/crowd.out 2>&1
+	rc=$?
+	cat /tmp/crowd.out
+	set -- $(sed -n 's/^# crowd: migrated \([0-9]*\) refused \([0-9]*\) other \([0-9]*\).*/\1 \2 \3/p' /tmp/crowd.out)
+	[ $rc -eq 0 ] && [ "${1:-0}" -ge 64 ] && [ "${2:-0}" -ge 1 ] &&
+		[ "${3:-1}" -eq 0 ] && [ $(($1 + $2)) -eq 80 ]
+	tap $? "80 threads at once: at least 64 went and came back, the rest refused with EAGAIN (migrated ${1:-?}, refused ${2:-?}, other ${3:-?})"
+	popcorn ping 0 --count 1 > /dev/null
+	popcorn ping 1 --count 1 > /dev/null
+fi
