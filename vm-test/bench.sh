@@ -2,7 +2,7 @@
 # make bench: boot two nodes once per transport, run the benchmark
 # programs in the guests (guest/bench.sh), and print one table per
 # transport with the ratios that matter, measured side by side in the
-# same boot.  Writes $OUT/results.csv and $OUT/chart.png (gnuplot).
+# same boot.  Writes $OUT/results.csv and $OUT/chart.png.
 # Usage: bench.sh BZIMAGE INITRD OUT
 # Environment: TRANSPORTS (default "tcp"), BENCH_SAMPLES (round trips
 # per size, 200), BENCH_PAGES (pages per fault figure, 512),
@@ -89,22 +89,13 @@ for transport in ${TRANSPORTS:-tcp}; do
 	fi
 done
 
-# The chart: p50 latencies (log scale) per figure, one bar per transport.
-if command -v gnuplot > /dev/null; then
-	awk -F, 'NR > 1 && $3 == "ns" { printf "%s %s %.3f\n", $1, $2, $6 / 1000 }' "$csv" > "$OUT/p50_us.dat"
-	gnuplot <<EOF 2> "$OUT/gnuplot.log" || echo "# bench: gnuplot failed, see $OUT/gnuplot.log"
-set terminal pngcairo size 1200,600 noenhanced
-set output "$OUT/chart.png"
-set title "Popcorn latencies, p50 (us, log scale); one boot per transport"
-set style data histograms
-set style fill solid 0.8
-set logscale y
-set xtics rotate by -30
-set ylabel "us"
-plot for [t in "${TRANSPORTS:-tcp}"] "< awk '\$1 == \"".t."\"' $OUT/p50_us.dat" using 3:xtic(2) title t
-EOF
+# The chart: p50 latencies (log scale) per figure, one bar per
+# transport, drawn by bench_chart.py with Python's standard library.
+if command -v python3 > /dev/null; then
+	python3 "$(dirname "$0")/bench_chart.py" "$csv" "$OUT/chart.png" ||
+		echo "# bench: the chart could not be drawn"
 else
-	echo "# bench: gnuplot not installed: no chart"
+	echo "# bench: no python3: no chart"
 fi
 echo
 echo "results: $csv"
