@@ -100,6 +100,12 @@ void pcn_process_forget_worker(struct remote_context *ctx, int nid);
 int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 		      unsigned long end);
 /*
+ * Origin: forget who holds the pages of [start, end), which every node
+ * has unmapped (vma_sem held for writing: no grant meanwhile).
+ */
+void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
+		      unsigned long end);
+/*
  * Origin: bring home every page a remote writes (read copies stay).
  * -EIO if a writer could not give its data back.
  */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Page-fault counters of /proc/popcorn_stat ("fault KIND COUNT MEAN_NS"). */
+/*
+ * Page-fault counters of /proc/popcorn_stat ("fault KIND COUNT MEAN_NS",
+ * and "fault_hist KIND" with 32 log2 latency buckets).
+ */
 #ifndef _POPCORN_FAULT_STAT_H
 #define _POPCORN_FAULT_STAT_H
 

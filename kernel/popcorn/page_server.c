@@ -475,6 +475,20 @@ int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 	return __pcn_pages_reclaim(ctx, start, end, false, &kept);
 }
 
+void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
+		      unsigned long end)
+{
+	XA_STATE(xas, &ctx->pages, start >> PAGE_SHIFT);
+	void *e;
+
+	if (end <= start)
+		return;
+	xas_lock(&xas);
+	xas_for_each(&xas, e, (end - 1) >> PAGE_SHIFT)
+		xas_store(&xas, NULL);
+	xas_unlock(&xas);
+}
+
 int pcn_pages_reclaim_writers(struct remote_context *ctx)
 {
 	int kept = 0, ret;

@@ -10,6 +10,8 @@
  */
 #include <linux/atomic.h>
 #include <linux/init.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/math64.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
@@ -26,6 +28,12 @@ struct pcn_stat_type {
 
 static atomic64_t pcn_fault_count[PCN_FAULT_NR];
 static atomic64_t pcn_fault_ns[PCN_FAULT_NR];
+/*
+ * Latency histogram per kind: bucket i counts events of [2^i, 2^(i+1))
+ * ns (bucket 0 also takes 0 and 1 ns, the last everything above).
+ */
+#define PCN_FAULT_BUCKETS	32
+static atomic64_t pcn_fault_hist[PCN_FAULT_NR][PCN_FAULT_BUCKETS];
 
 static const char * const pcn_fault_names[PCN_FAULT_NR] = {
 	[PCN_FAULT_LOCAL]		= "local",
@@ -38,14 +46,18 @@ static const char * const pcn_fault_names[PCN_FAULT_NR] = {
 
 void pcn_fault_account(enum pcn_fault_kind kind, u64 ns)
 {
+	unsigned int b = ns > 1 ? min_t(unsigned int, ilog2(ns),
+					PCN_FAULT_BUCKETS - 1) : 0;
+
 	atomic64_inc(&pcn_fault_count[kind]);
 	atomic64_add(ns, &pcn_fault_ns[kind]);
+	atomic64_inc(&pcn_fault_hist[kind][b]);
 }
 
 void pcn_fault_stat_show(struct seq_file *seq)
 {
 	s64 n, ns;
-	int i;
+	int i, b;
 
 	for (i = 0; i < PCN_FAULT_NR; i++) {
 		n = atomic64_read(&pcn_fault_count[i]);
@@ -53,15 +65,24 @@ void pcn_fault_stat_show(struct seq_file *seq)
 		seq_printf(seq, "fault %s %lld %lld\n", pcn_fault_names[i], n,
 			   n ? div64_s64(ns, n) : 0);
 	}
+	for (i = 0; i < PCN_FAULT_NR; i++) {
+		seq_printf(seq, "fault_hist %s", pcn_fault_names[i]);
+		for (b = 0; b < PCN_FAULT_BUCKETS; b++)
+			seq_printf(seq, " %lld",
+				   atomic64_read(&pcn_fault_hist[i][b]));
+		seq_putc(seq, '\n');
+	}
 }
 
 void pcn_fault_stat_reset(void)
 {
-	int i;
+	int i, b;
 
 	for (i = 0; i < PCN_FAULT_NR; i++) {
 		atomic64_set(&pcn_fault_count[i], 0);
 		atomic64_set(&pcn_fault_ns[i], 0);
+		for (b = 0; b < PCN_FAULT_BUCKETS; b++)
+			atomic64_set(&pcn_fault_hist[i][b], 0);
 	}
 }
 

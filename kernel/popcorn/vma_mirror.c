@@ -10,11 +10,16 @@
  * no page out meanwhile, and:
  *
  * - before it, takes back every remote copy of the pages in the ranges
- *   the call changes (data of a remote writer comes home first);
+ *   the call changes (data of a remote writer comes home first), except
+ *   for munmap, whose data nobody will read again;
  * - after it, has every other node that runs threads of the process
  *   unmap those ranges (VMA_DROP, answered by VMA_DROPPED once done).
  *   A remote fetches a VMA again, as the origin now has it, on its next
- *   fault there; the node that made the call drops them itself.
+ *   fault there; the node that made the call drops them itself.  After
+ *   a munmap the origin then forgets who held the range's pages: one
+ *   message per node instead of one invalidation per page.  A node
+ *   that does not confirm the drop while online loses its connection
+ *   (as for a lost message, kmsg_vital.c), which ends its copies too.
  *
  * So a page unmapped at the origin faults with SIGSEGV everywhere, and a
  * range made read-only gives SIGSEGV to a later write on any node.  The
@@ -41,6 +46,7 @@
 
 #include "context.h"
 #include "fault_stat.h"
+#include "kmsg_internal.h"
 #include "messages.h"
 
 #define PCN_VMA_DROP_TIMEOUT	(10 * HZ)
@@ -137,15 +143,25 @@ static void pcn_vma_op_prepare(struct remote_context *ctx,
 		}
 		fallthrough;
 	default:
+		/* Unmapped data is not wanted: see pcn_vma_change_end(). */
+		if (op == PCN_VMA_MUNMAP)
+			break;
 		pcn_pages_reclaim(ctx, a[0], a[0] + a[1]);
 		break;
 	}
 }
 
-/* Every node but @except with threads of the process drops @m's ranges. */
-static void pcn_vma_drop_everywhere(struct remote_context *ctx,
-				    struct pcn_vma_drop_msg *m, int except)
+/*
+ * Every node but @except with threads of the process drops @m's ranges.
+ * Returns false when an online node did not confirm it; when the drop is
+ * @vital (the origin forgets the range's copies), that node's
+ * connection is ended.
+ */
+static bool pcn_vma_drop_everywhere(struct remote_context *ctx,
+				    struct pcn_vma_drop_msg *m, int except,
+				    bool vital)
 {
+	bool all = true;
 	DECLARE_BITMAP(nodes, POPCORN_MAX_NODES);
 	struct pcn_kmsg_hdr *resp;
 	int nid, err;
@@ -159,12 +175,17 @@ static void pcn_vma_drop_everywhere(struct remote_context *ctx,
 		err = pcn_kmsg_request(nid, m, sizeof(*m),
 				       PCN_KMSG_TYPE_VMA_DROPPED,
 				       PCN_VMA_DROP_TIMEOUT, &resp);
-		if (!err)
+		if (!err) {
 			pcn_kmsg_done(resp);
-		else if (pcn_node_online(nid))
+		} else if (pcn_node_online(nid)) {
 			pr_warn_ratelimited("node %d did not drop VMAs of process %d: %d\n",
 					    nid, ctx->tgid, err);
+			all = false;
+			if (vital && err != -EINTR)
+				pcn_kmsg_lost(nid, PCN_KMSG_TYPE_VMA_DROP, err);
+		}
 	}
+	return all;
 }
 
 struct pcn_vma_change *pcn_vma_change_begin(struct remote_context *ctx,
@@ -196,6 +217,9 @@ void pcn_vma_change_end(struct pcn_vma_change *ch, long ret, int except)
 	int i, n;
 
 	n = pcn_vma_op_ranges(ch->op, ch->args, ret, ch->old_brk, r);
+	/* A munmap that failed changed nothing; its copies were kept. */
+	if (ch->op == PCN_VMA_MUNMAP && ret)
+		n = 0;
 	for (i = 0; i < n; i++) {
 		r[i][0] &= PAGE_MASK;
 		r[i][1] = PAGE_ALIGN(r[i][1]);
@@ -206,8 +230,16 @@ void pcn_vma_change_end(struct pcn_vma_change *ch, long ret, int except)
 		m.range[m.nr][1] = r[i][1];
 		m.nr++;
 	}
-	if (m.nr)
-		pcn_vma_drop_everywhere(ctx, &m, except);
+	/*
+	 * After a munmap the directory forgets the range, so even the
+	 * calling node must have dropped it before the lock goes.
+	 */
+	if (ch->op == PCN_VMA_MUNMAP)
+		except = -1;
+	if (m.nr && pcn_vma_drop_everywhere(ctx, &m, except,
+					    ch->op == PCN_VMA_MUNMAP) &&
+	    ch->op == PCN_VMA_MUNMAP)
+		pcn_pages_forget(ctx, m.range[0][0], m.range[0][1]);
 	up_write(&ctx->vma_sem);
 	pcn_context_put(ctx);
 	kfree(ch);

@@ -44,6 +44,20 @@ if [ "$nid" = 0 ]; then
 		"$(param rounds 5)" "$(param big_mib 64)" >> /tmp/bench.out
 	tap $? "bench_fault ran"
 	cat /tmp/bench.out
+	# Freeing a buffer a remote wrote: at most one message per 8 pages
+	# (issue 12; it was one invalidation per page).
+	pages=$(($(param seq_mib 16) * 256))
+	msgs=$(awk '$3 == "free_remote_written_msgs" { print int($7) }' /tmp/bench.out)
+	[ -n "$msgs" ] && [ "$msgs" -le $((pages / 8)) ]
+	tap $? "freeing $((pages / 256)) MiB a remote wrote: ${msgs:-?} messages for $pages pages"
+	# Each kind's latency histogram adds up to its count.
+	grep '^fault' /proc/popcorn_stat | sed 's/^/# /'
+	awk '$1 == "fault" { c[$2] = $3; nk++ }
+	     $1 == "fault_hist" { s = 0; for (i = 3; i <= NF; i++) s += $i
+				  h[$2] = s; n[$2] = NF - 2 }
+	     END { for (k in c) if (c[k] != h[k] || n[k] != 32) bad = 1
+		   exit bad || !nk }' /proc/popcorn_stat
+	tap $? "fault_hist: 32 buckets per kind, adding up to the kind's count"
 	for f in tcp_rtt_64 tcp_rtt_4096 tcp_rtt_65536 popcorn_rtt_64 \
 		 popcorn_rtt_4096 popcorn_rtt_65536 fault_local \
 		 fault_remote_read fault_remote_write fault_write_replicated \
