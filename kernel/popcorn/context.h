@@ -92,6 +92,14 @@ int pcn_remote_error(s32 error);
 /* Origin: forget the worker on @nid (it is gone). */
 void pcn_process_forget_worker(struct remote_context *ctx, int nid);
 
+/* page_client.c */
+/*
+ * Remote: [start, end) is being dropped (mmap_lock held for writing);
+ * answers to requests made before are never installed.
+ */
+void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
+		     unsigned long end);
+
 /* page_server.c */
 /*
  * Origin: take back every remote copy of the pages in [start, end).

@@ -61,18 +61,12 @@ static void pcn_vital_reset_fn(struct work_struct *work)
 	t->reset(r->nid);
 }
 
-/**
- * pcn_kmsg_lost() - a message that must arrive could not be sent
- * @nid: the node it was for
- * @type: its type, for the log
- * @err: why
- *
- * Ends the connection to @nid (from a work item) so that both nodes
- * clean up what waited for the message.  Does not sleep.
- */
-void pcn_kmsg_lost(int nid, unsigned int type, int err)
+/* Ask for the end of connection generation @gen of @nid; see below. */
+static void pcn_kmsg_lost_gen(int nid, unsigned int type, int err,
+			      unsigned int gen)
 {
 	struct pcn_vital_reset *r;
+	unsigned int old;
 
 	/* The connection is gone already: both nodes clean up for it. */
 	if (!pcn_nid_valid(nid) || nid == pcn_my_nid() || err == -EAGAIN ||
@@ -82,8 +76,30 @@ void pcn_kmsg_lost(int nid, unsigned int type, int err)
 	pr_warn_ratelimited("lost a %s message to node %d (%d): ending the connection so that both nodes clean up\n",
 			    pcn_kmsg_type_name(type) ?: "?", nid, err);
 	r = &pcn_vital_resets[nid];
-	WRITE_ONCE(r->gen, pcn_node_generation(nid));
+	/* Of two losses, the newer connection's is the one to end. */
+	old = READ_ONCE(r->gen);
+	while ((int)(gen - old) > 0) {
+		unsigned int seen = cmpxchg(&r->gen, old, gen);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
 	queue_work(system_unbound_wq, &r->work);
+}
+
+/**
+ * pcn_kmsg_lost() - a message that must arrive could not be sent
+ * @nid: the node it was for
+ * @type: its type, for the log
+ * @err: why
+ *
+ * Ends the current connection to @nid (from a work item) so that both
+ * nodes clean up what waited for the message.  Does not sleep.
+ */
+void pcn_kmsg_lost(int nid, unsigned int type, int err)
+{
+	pcn_kmsg_lost_gen(nid, type, err, pcn_node_generation(nid));
 }
 
 /**
@@ -101,10 +117,12 @@ void pcn_kmsg_lost(int nid, unsigned int type, int err)
 int pcn_kmsg_send_vital(int nid, void *msg, size_t size)
 {
 	unsigned int type = ((struct pcn_kmsg_hdr *)msg)->type;
+	/* The connection the message was for, not a later one. */
+	unsigned int gen = pcn_node_generation(nid);
 	int ret = pcn_kmsg_send(nid, msg, size);
 
 	if (ret && ret != -EINTR)
-		pcn_kmsg_lost(nid, type, ret);
+		pcn_kmsg_lost_gen(nid, type, ret, gen);
 	return ret;
 }
 

@@ -54,6 +54,8 @@ struct pcn_fault {
 	struct completion done;
 	struct task_struct *owner;	/* origin: the holder */
 	enum pcn_fault_state state;	/* remote, under the xa_lock */
+	/* remote, under the xa_lock: its range was dropped (munmap) */
+	bool dropped;
 	int error;			/* remote: of the request */
 	struct pcn_page_grant *grant;	/* remote: the answer, a message */
 };

@@ -139,6 +139,9 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 	struct pcn_page_grant *grant = f->grant;
 	vm_fault_t ret = VM_FAULT_NOPAGE;
 
+	/* Asked for before its range was unmapped: ask again. */
+	if (f->dropped)
+		goto out;
 	switch (f->error) {
 	case 0:
 		/* Our read-only copy gives way to a writable one. */
@@ -155,6 +158,7 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 	default:
 		ret = VM_FAULT_SIGBUS;
 	}
+out:
 	refcount_inc(&f->ref);
 	pcn_fault_finish(ctx, addr >> PAGE_SHIFT, f);
 	pcn_fault_put(f);
@@ -316,7 +320,7 @@ static struct pcn_fault *pcn_fault_take(struct remote_context *ctx,
 
 	xa_lock(&ctx->faults);
 	f = xa_load(&ctx->faults, idx);
-	if (f && f->state == PCN_F_ANSWERED && !f->error &&
+	if (f && f->state == PCN_F_ANSWERED && !f->error && !f->dropped &&
 	    f->grant->version < version) {
 		__xa_erase(&ctx->faults, idx);	/* its reference is ours */
 		f->state = PCN_F_GONE;
@@ -325,6 +329,28 @@ static struct pcn_fault *pcn_fault_take(struct remote_context *ctx,
 	}
 	xa_unlock(&ctx->faults);
 	return f;
+}
+
+/*
+ * The VMAs of [@start, @end) are being dropped (mmap_lock held for
+ * writing, so no answer is being installed): an answer to a request made
+ * before, received or still to come, is for the old mapping.  After a
+ * munmap the origin forgets who held these pages, so such an answer is
+ * never installed nor given back; the next fault there asks again.
+ */
+void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
+		     unsigned long end)
+{
+	struct pcn_fault *f;
+	unsigned long idx;
+
+	if (end <= start)
+		return;
+	xa_lock(&ctx->faults);
+	xa_for_each_range(&ctx->faults, idx, f, start >> PAGE_SHIFT,
+			  (end - 1) >> PAGE_SHIFT)
+		f->dropped = true;
+	xa_unlock(&ctx->faults);
 }
 
 /* No grant older than invalidation @version of page @idx is installed. */

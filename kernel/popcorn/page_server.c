@@ -478,15 +478,20 @@ int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
 		      unsigned long end)
 {
-	XA_STATE(xas, &ctx->pages, start >> PAGE_SHIFT);
+	struct xarray *xa[] = { &ctx->pages, &ctx->grants };
 	void *e;
+	int i;
 
 	if (end <= start)
 		return;
-	xas_lock(&xas);
-	xas_for_each(&xas, e, (end - 1) >> PAGE_SHIFT)
-		xas_store(&xas, NULL);
-	xas_unlock(&xas);
+	for (i = 0; i < ARRAY_SIZE(xa); i++) {
+		XA_STATE(xas, xa[i], start >> PAGE_SHIFT);
+
+		xas_lock(&xas);
+		xas_for_each(&xas, e, (end - 1) >> PAGE_SHIFT)
+			xas_store(&xas, NULL);
+		xas_unlock(&xas);
+	}
 }
 
 int pcn_pages_reclaim_writers(struct remote_context *ctx)

@@ -153,15 +153,13 @@ static void pcn_vma_op_prepare(struct remote_context *ctx,
 
 /*
  * Every node but @except with threads of the process drops @m's ranges.
- * Returns false when an online node did not confirm it; when the drop is
- * @vital (the origin forgets the range's copies), that node's
- * connection is ended.
+ * When the drop is @vital (the origin forgets the range's copies), an
+ * online node that does not confirm it loses its connection.
  */
-static bool pcn_vma_drop_everywhere(struct remote_context *ctx,
+static void pcn_vma_drop_everywhere(struct remote_context *ctx,
 				    struct pcn_vma_drop_msg *m, int except,
 				    bool vital)
 {
-	bool all = true;
 	DECLARE_BITMAP(nodes, POPCORN_MAX_NODES);
 	struct pcn_kmsg_hdr *resp;
 	int nid, err;
@@ -180,12 +178,10 @@ static bool pcn_vma_drop_everywhere(struct remote_context *ctx,
 		} else if (pcn_node_online(nid)) {
 			pr_warn_ratelimited("node %d did not drop VMAs of process %d: %d\n",
 					    nid, ctx->tgid, err);
-			all = false;
 			if (vital && err != -EINTR)
 				pcn_kmsg_lost(nid, PCN_KMSG_TYPE_VMA_DROP, err);
 		}
 	}
-	return all;
 }
 
 struct pcn_vma_change *pcn_vma_change_begin(struct remote_context *ctx,
@@ -236,9 +232,14 @@ void pcn_vma_change_end(struct pcn_vma_change *ch, long ret, int except)
 	 */
 	if (ch->op == PCN_VMA_MUNMAP)
 		except = -1;
-	if (m.nr && pcn_vma_drop_everywhere(ctx, &m, except,
-					    ch->op == PCN_VMA_MUNMAP) &&
-	    ch->op == PCN_VMA_MUNMAP)
+	/*
+	 * A node that did not confirm the drop is offline, or loses its
+	 * connection now, and its copies with it: forget them all.
+	 */
+	if (m.nr)
+		pcn_vma_drop_everywhere(ctx, &m, except,
+					ch->op == PCN_VMA_MUNMAP);
+	if (m.nr && ch->op == PCN_VMA_MUNMAP)
 		pcn_pages_forget(ctx, m.range[0][0], m.range[0][1]);
 	up_write(&ctx->vma_sem);
 	pcn_context_put(ctx);
@@ -318,6 +319,7 @@ static void pcn_handle_vma_drop(int nid, struct pcn_kmsg_hdr *msg)
 		mmap_write_lock(mm);
 		atomic_inc(&ctx->vma_drops);
 		for (i = 0; i < m->nr; i++) {
+			pcn_faults_drop(ctx, m->range[i][0], m->range[i][1]);
 			do_munmap(mm, m->range[i][0],
 				  m->range[i][1] - m->range[i][0], NULL);
 			done.nr++;
