@@ -3,7 +3,7 @@
 #   make          build the guest kernel (bzImage) with our patches and code
 #   make test     build what is stale, boot the QEMU test suite
 #   make run      the demo: boot 2 nodes and show each node's view
-#   make test-debug  the migration, DSM and stress scenarios on a second kernel
+#   make test-debug  the security, migration, DSM and stress scenarios on a second kernel
 #                 with lockdep, KASAN, atomic-sleep and list checks (build/obj-debug)
 #   make check    make test, then make test-debug, one closing line (.ci/run)
 #   make bench    benchmarks: raw transport vs popcorn ping, page faults,
