@@ -164,6 +164,7 @@ enum pcn_kmsg_drop {
 	PCN_DROP_BACKLOG,	/* too many requests of this node queued */
 	PCN_DROP_FRAME,		/* transport: unframeable input, link reset */
 	PCN_DROP_HANDSHAKE,	/* transport: refused peer or handshake */
+	PCN_DROP_RX_FULL,	/* too many requests of this node waiting */
 	PCN_DROP_MAX
 };
 

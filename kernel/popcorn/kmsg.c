@@ -27,23 +27,16 @@ static struct pcn_kmsg_transport *pcn_transport;	/* set once, at start */
 static atomic_t pcn_kmsg_seq = ATOMIC_INIT(0);
 
 /*
- * Requests are handled on a workqueue so that a receive thread never
- * blocks sending a reply (two nodes answering each other's requests
- * could otherwise deadlock on full sockets).  The backlog per sending
- * node is bounded, well below the workqueue's concurrency, so that one
- * slow peer cannot occupy every worker; past it requests are dropped
- * and time out at their sender.
+ * Requests are handled on a workqueue (see kmsg_rx.c for the queue of
+ * each sending node).  64 handlers of one node at a time stay well
+ * below the workqueue's concurrency; 4096 requests (16 MiB) may wait
+ * behind them, far more than a node's threads have outstanding at once.
  */
-#define PCN_KMSG_BACKLOG_MAX	64
+#define PCN_KMSG_RX_RUNNING	64
+#define PCN_KMSG_RX_PENDING	4096
+#define PCN_KMSG_RX_BYTES	(16 << 20)
 static struct workqueue_struct *pcn_kmsg_wq;
-static atomic_t pcn_kmsg_backlog[POPCORN_MAX_NODES];
-
-struct pcn_kmsg_work {
-	struct work_struct work;
-	int nid;
-	struct pcn_kmsg_hdr *msg;
-	pcn_kmsg_handler_t handler;
-};
+static struct pcn_kmsg_rx_queue pcn_kmsg_rx[POPCORN_MAX_NODES];
 
 static const char * const pcn_drop_names[PCN_DROP_MAX] = {
 	[PCN_DROP_NONE] = "none",
@@ -59,6 +52,7 @@ static const char * const pcn_drop_names[PCN_DROP_MAX] = {
 	[PCN_DROP_BACKLOG] = "backlog_full",
 	[PCN_DROP_FRAME] = "bad_frame",
 	[PCN_DROP_HANDSHAKE] = "refused_connection",
+	[PCN_DROP_RX_FULL] = "rx_queue_full",
 };
 
 const char *pcn_kmsg_drop_name(enum pcn_kmsg_drop why)
@@ -205,17 +199,28 @@ static void pcn_kmsg_drop(int nid, struct pcn_kmsg_hdr *msg, size_t len,
 
 static void pcn_kmsg_work_fn(struct work_struct *work)
 {
-	struct pcn_kmsg_work *w = container_of(work, struct pcn_kmsg_work, work);
+	struct pcn_kmsg_rx_item *it, *next;
 
-	w->handler(w->nid, w->msg);
-	atomic_dec(&pcn_kmsg_backlog[w->nid]);
-	kfree(w);
+	it = container_of(work, struct pcn_kmsg_rx_item, work);
+	/*
+	 * A request that waited past the end of its node's session is
+	 * stale: the node's state here was reset when it went offline.
+	 */
+	if (it->waited && (!pcn_node_online(it->nid) ||
+			   pcn_node_generation(it->nid) != it->gen))
+		pcn_kmsg_drop(it->nid, it->msg, it->len, PCN_DROP_OFFLINE);
+	else
+		it->handler(it->nid, it->msg);
+	next = pcn_kmsg_rx_next(&pcn_kmsg_rx[it->nid]);
+	kfree(it);
+	if (next)
+		queue_work(pcn_kmsg_wq, &next->work);
 }
 
 void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len)
 {
 	enum pcn_kmsg_drop why;
-	struct pcn_kmsg_work *w;
+	struct pcn_kmsg_rx_item *it;
 	pcn_kmsg_handler_t handler;
 
 	if (!pcn_nid_valid(nid) || nid == pcn_my_nid()) {
@@ -242,21 +247,29 @@ void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len)
 		return;
 	}
 
-	if (atomic_inc_return(&pcn_kmsg_backlog[nid]) > PCN_KMSG_BACKLOG_MAX)
-		goto backlog;
-	w = kmalloc(sizeof(*w), GFP_KERNEL);
-	if (!w)
-		goto backlog;
-	INIT_WORK(&w->work, pcn_kmsg_work_fn);
-	w->nid = nid;
-	w->msg = msg;
-	w->handler = handler;
-	queue_work(pcn_kmsg_wq, &w->work);
-	return;
-
-backlog:
-	atomic_dec(&pcn_kmsg_backlog[nid]);
-	pcn_kmsg_drop(nid, msg, len, PCN_DROP_BACKLOG);
+	it = kmalloc(sizeof(*it), GFP_KERNEL);
+	if (!it) {
+		pcn_kmsg_drop(nid, msg, len, PCN_DROP_RX_FULL);
+		return;
+	}
+	INIT_WORK(&it->work, pcn_kmsg_work_fn);
+	it->nid = nid;
+	it->gen = pcn_node_generation(nid);
+	it->len = len;
+	it->msg = msg;
+	it->handler = handler;
+	it->waited = false;
+	switch (pcn_kmsg_rx_admit(&pcn_kmsg_rx[nid], it)) {
+	case PCN_RX_RUN:
+		queue_work(pcn_kmsg_wq, &it->work);
+		break;
+	case PCN_RX_QUEUED:	/* a handler that ends hands it out */
+		break;
+	case PCN_RX_FULL:
+		kfree(it);
+		pcn_kmsg_drop(nid, msg, len, PCN_DROP_RX_FULL);
+		break;
+	}
 }
 
 /* Fill in the header of an outgoing message; 0 or -errno. */
@@ -379,11 +392,14 @@ const char *pcn_kmsg_transport_name(void)
 int pcn_kmsg_start(const char *name)
 {
 	struct pcn_kmsg_transport *t, *found = NULL;
-	int ret;
+	int i, ret;
 
 	pcn_kmsg_wq = alloc_workqueue("pcn_kmsg", WQ_UNBOUND, WQ_MAX_ACTIVE);
 	if (!pcn_kmsg_wq)
 		return -ENOMEM;
+	for (i = 0; i < POPCORN_MAX_NODES; i++)
+		pcn_kmsg_rx_init(&pcn_kmsg_rx[i], PCN_KMSG_RX_RUNNING,
+				 PCN_KMSG_RX_PENDING, PCN_KMSG_RX_BYTES);
 
 	mutex_lock(&pcn_kmsg_lock);
 	list_for_each_entry(t, &pcn_kmsg_transports, list) {

@@ -6,6 +6,9 @@
 #ifndef _KERNEL_POPCORN_KMSG_INTERNAL_H
 #define _KERNEL_POPCORN_KMSG_INTERNAL_H
 
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <popcorn/pcn_kmsg.h>
 
 struct pcn_kmsg_type_desc {
@@ -31,6 +34,41 @@ const char *pcn_kmsg_drop_name(enum pcn_kmsg_drop why);
 const char *pcn_kmsg_transport_name(void);
 struct pcn_kmsg_transport *pcn_kmsg_active_transport(void);
 int pcn_kmsg_start(const char *transport);
+
+/* kmsg_rx.c: the receive queue of one sending node */
+struct pcn_kmsg_rx_queue {
+	spinlock_t lock;		/* guards the fields below it */
+	struct list_head pending;	/* pcn_kmsg_rx_item, oldest first */
+	unsigned int running;		/* handed to the workqueue */
+	unsigned int nr_pending;
+	size_t pending_bytes;
+	unsigned int max_running;
+	unsigned int max_pending;
+	size_t max_bytes;
+};
+
+struct pcn_kmsg_rx_item {
+	struct list_head list;		/* in pcn_kmsg_rx_queue.pending */
+	struct work_struct work;
+	int nid;
+	unsigned int gen;		/* of the node, when it came */
+	bool waited;			/* was in the pending list */
+	size_t len;
+	struct pcn_kmsg_hdr *msg;
+	pcn_kmsg_handler_t handler;
+};
+
+enum pcn_kmsg_rx_verdict {
+	PCN_RX_RUN,
+	PCN_RX_QUEUED,
+	PCN_RX_FULL,
+};
+
+void pcn_kmsg_rx_init(struct pcn_kmsg_rx_queue *q, unsigned int max_running,
+		      unsigned int max_pending, size_t max_bytes);
+enum pcn_kmsg_rx_verdict pcn_kmsg_rx_admit(struct pcn_kmsg_rx_queue *q,
+					   struct pcn_kmsg_rx_item *item);
+struct pcn_kmsg_rx_item *pcn_kmsg_rx_next(struct pcn_kmsg_rx_queue *q);
 
 /* wait.c */
 int pcn_kmsg_wait_complete(int nid, struct pcn_kmsg_hdr *msg);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the validation of received messages (kmsg.c).
+ * KUnit tests for the validation of received messages (kmsg.c) and for
+ * the receive queue of a sending node (kmsg_rx.c).
  */
 #include <kunit/test.h>
 
@@ -77,6 +78,75 @@ static void pcn_kmsg_check_flags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PCN_DROP_FLAGS, check(h, 32, 1));
 }
 
+static struct pcn_kmsg_rx_item *rx_items(struct kunit *test, int n,
+					 size_t len)
+{
+	struct pcn_kmsg_rx_item *it = kunit_kcalloc(test, n, sizeof(*it),
+						    GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, it);
+	for (i = 0; i < n; i++)
+		it[i].len = len;
+	return it;
+}
+
+/* 2 run, 3 wait, the 6th is refused; they come out oldest first. */
+static void pcn_kmsg_rx_burst_waits(struct kunit *test)
+{
+	struct pcn_kmsg_rx_item *it = rx_items(test, 7, 100);
+	struct pcn_kmsg_rx_queue q;
+	int i;
+
+	pcn_kmsg_rx_init(&q, 2, 3, 1 << 20);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, PCN_RX_RUN, pcn_kmsg_rx_admit(&q, &it[i]));
+		KUNIT_EXPECT_FALSE(test, it[i].waited);
+	}
+	for (i = 2; i < 5; i++) {
+		KUNIT_EXPECT_EQ(test, PCN_RX_QUEUED,
+				pcn_kmsg_rx_admit(&q, &it[i]));
+		KUNIT_EXPECT_TRUE(test, it[i].waited);
+	}
+	KUNIT_EXPECT_EQ(test, PCN_RX_FULL, pcn_kmsg_rx_admit(&q, &it[5]));
+	KUNIT_EXPECT_EQ(test, 300, q.pending_bytes);
+
+	/* Each handler that ends hands out the oldest waiting request. */
+	KUNIT_EXPECT_PTR_EQ(test, &it[2], pcn_kmsg_rx_next(&q));
+	KUNIT_EXPECT_EQ(test, PCN_RX_QUEUED, pcn_kmsg_rx_admit(&q, &it[6]));
+	KUNIT_EXPECT_PTR_EQ(test, &it[3], pcn_kmsg_rx_next(&q));
+	KUNIT_EXPECT_PTR_EQ(test, &it[4], pcn_kmsg_rx_next(&q));
+	KUNIT_EXPECT_PTR_EQ(test, &it[6], pcn_kmsg_rx_next(&q));
+	KUNIT_EXPECT_EQ(test, 2, q.running);
+	KUNIT_EXPECT_EQ(test, 0, q.nr_pending);
+	KUNIT_EXPECT_EQ(test, 0, q.pending_bytes);
+
+	/* Nothing waits: each end frees a slot, and a new one runs. */
+	KUNIT_EXPECT_NULL(test, pcn_kmsg_rx_next(&q));
+	KUNIT_EXPECT_EQ(test, 1, q.running);
+	KUNIT_EXPECT_EQ(test, PCN_RX_RUN, pcn_kmsg_rx_admit(&q, &it[5]));
+	KUNIT_EXPECT_NULL(test, pcn_kmsg_rx_next(&q));
+	KUNIT_EXPECT_NULL(test, pcn_kmsg_rx_next(&q));
+	KUNIT_EXPECT_EQ(test, 0, q.running);
+}
+
+/* The bytes waiting are bounded too: one large request fills the queue. */
+static void pcn_kmsg_rx_bytes_bound(struct kunit *test)
+{
+	struct pcn_kmsg_rx_item *it = rx_items(test, 4, 600);
+	struct pcn_kmsg_rx_queue q;
+
+	pcn_kmsg_rx_init(&q, 1, 100, 1000);
+	KUNIT_EXPECT_EQ(test, PCN_RX_RUN, pcn_kmsg_rx_admit(&q, &it[0]));
+	KUNIT_EXPECT_EQ(test, PCN_RX_QUEUED, pcn_kmsg_rx_admit(&q, &it[1]));
+	KUNIT_EXPECT_EQ(test, PCN_RX_FULL, pcn_kmsg_rx_admit(&q, &it[2]));
+	it[3].len = 400;
+	KUNIT_EXPECT_EQ(test, PCN_RX_QUEUED, pcn_kmsg_rx_admit(&q, &it[3]));
+	KUNIT_EXPECT_EQ(test, 1000, q.pending_bytes);
+	KUNIT_EXPECT_PTR_EQ(test, &it[1], pcn_kmsg_rx_next(&q));
+	KUNIT_EXPECT_EQ(test, 400, q.pending_bytes);
+}
+
 static struct kunit_case pcn_kmsg_cases[] = {
 	KUNIT_CASE(pcn_kmsg_check_valid),
 	KUNIT_CASE(pcn_kmsg_check_short),
@@ -85,6 +155,8 @@ static struct kunit_case pcn_kmsg_cases[] = {
 	KUNIT_CASE(pcn_kmsg_check_type_size),
 	KUNIT_CASE(pcn_kmsg_check_nid),
 	KUNIT_CASE(pcn_kmsg_check_flags),
+	KUNIT_CASE(pcn_kmsg_rx_burst_waits),
+	KUNIT_CASE(pcn_kmsg_rx_bytes_bound),
 	{}
 };
 

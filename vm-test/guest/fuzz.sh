@@ -104,9 +104,10 @@ elif [ "$nid" = 2 ]; then
 	t0=$(date +%s)
 	/bin/pcn_fuzz 0 "$count" "$seed"
 	tap $? "pcn_fuzz sent $count messages to node 0, seed $seed ($(($(date +%s) - t0))s)"
-	# Requests of this node past its backlog at node 0 are dropped
-	# until node 0 has worked through the fuzz (handlers that wait for
-	# a page grant that never comes take up to 10 s each).
+	# Requests of this node past its receive queue at node 0 (4096
+	# waiting) are dropped until node 0 has worked through the fuzz
+	# (handlers that wait for a page grant that never comes take up to
+	# 10 s each).
 	wait_until 120 popcorn ping 0 --count 3 > /dev/null
 	tap $? "node 0 answers this node's pings again after the fuzz (${WAITED}s)" ||
 		{ blocked_tasks_diag; cat /proc/popcorn_stat | sed 's/^/# /'; }

@@ -5,12 +5,21 @@
 # gets one.  Then node 0 stalls its workers (test hook worker_stall)
 # and 80 threads of one process of node 2 migrate there at once: 64
 # wait in the worker's queue, the rest are refused with EAGAIN, and
-# every thread either went and came back or was refused.
+# every thread either went and came back or was refused.  Those that
+# got there each write a page of their own at once: node 2 gets a burst
+# of page requests from node 0 larger than the number of handlers it
+# runs at a time for one node, and must queue them, not drop them.
+# The waits add up to less than the harness's 180 s, so that a hang
+# shows its blocked tasks.
 . /tests/lib.sh
 
 nid=$(cmdline_param pcn.nid)
 pings() {	# pings N: N ping requests reached this node
 	[ "$(stat_type ping_request recv)" -ge "$1" ]
+}
+rx_queue_ok() {	# the counter exists and no message was dropped
+	grep -q '^dropped rx_queue_full ' /proc/popcorn_stat &&
+		[ "$(stat_key dropped rx_queue_full)" -eq 0 ]
 }
 
 # one_thread "MIGRATED REFUSED" DESCRIPTION: a process whose one thread
@@ -30,12 +39,15 @@ if [ "$nid" = 0 ]; then
 	[ "$(cat /sys/module/pcn/parameters/max_workers)" = 4 ]
 	tap $? "pcn.max_workers=4 taken"
 	# Node 2 has checked its share: stall the workers for its crowd.
-	wait_until 300 pings 1
+	wait_until 60 pings 1
 	tap $? "node 2 is ready for the crowd (${WAITED}s)"
 	echo "worker_stall 1" > /sys/kernel/debug/popcorn/fail
 	popcorn ping 2 --count 1 > /dev/null
-	wait_until 300 pings 2
-	tap $? "node 2's crowd is over (${WAITED}s)"
+	wait_until 100 pings 2
+	tap $? "node 2's crowd is over (${WAITED}s)" ||
+		{ blocked_tasks_diag; dmesg | grep popcorn | tail -n 20; }
+	rx_queue_ok
+	tap $? "no message of the crowd was dropped for a full receive queue ($(stat_key dropped rx_queue_full))"
 	dmesg | grep -q "popcorn: node 1 has 2 workers here, its share: no more"
 	tap $? "node 1's third worker refused and logged"
 	dmesg | grep -q "popcorn: node 2: 64 migrations queued for one worker: refused"
@@ -56,19 +68,25 @@ elif [ "$nid" = 1 ]; then
 	tap $? "two processes of node 1 migrated to node 0 and keep their workers"
 	one_thread "0 1" "a third process is refused with EAGAIN: node 1's share of node 0 is 2 workers"
 	popcorn ping 2 --count 1 > /dev/null
-	wait_until 300 pings 1
+	wait_until 150 pings 1
 	tap $? "node 2 finished (${WAITED}s)"
 	kill $keepers
 else
-	wait_until 300 pings 1
+	wait_until 60 pings 1
 	tap $? "node 1 has its share of node 0's workers (${WAITED}s)"
 	one_thread "1 0" "node 2 still gets a worker at node 0"
 	popcorn ping 0 --count 1 > /dev/null
-	wait_until 120 pings 2
+	wait_until 30 pings 2
 	tap $? "node 0 stalled its workers (${WAITED}s)"
-	/bin/test_crowd 0 80 0 > /tmp/crowd.out 2>&1
+	timeout -s KILL 60 /bin/test_crowd 0 80 0 > /tmp/crowd.out 2>&1 &
+	crowd=$!
+	wait_until 55 sh -c "! kill -0 $crowd 2>/dev/null" ||
+		{ blocked_tasks_diag; dmesg | grep popcorn | tail -n 20; }
+	wait $crowd
 	rc=$?
 	cat /tmp/crowd.out
+	rx_queue_ok
+	tap $? "no page request of the crowd was dropped for a full receive queue ($(stat_key dropped rx_queue_full))"
 	set -- $(sed -n 's/^# crowd: migrated \([0-9]*\) refused \([0-9]*\) other \([0-9]*\).*/\1 \2 \3/p' /tmp/crowd.out)
 	[ $rc -eq 0 ] && [ "${1:-0}" -ge 64 ] && [ "${2:-0}" -ge 1 ] &&
 		[ "${3:-1}" -eq 0 ] && [ $(($1 + $2)) -eq 80 ]
