@@ -81,6 +81,10 @@ for transport in ${TRANSPORTS:-tcp}; do
 		"$(ratio "$(fig "$transport" fault_remote_write)" "$(fig "$transport" tcp_rtt_4096)")"
 	printf "  remote read fault / local fault            %s\n" \
 		"$(ratio "$(fig "$transport" fault_remote_read)" "$(fig "$transport" fault_local)")"
+	printf "  sequential remote read, prefetch on / off  %s\n" \
+		"$(ratio "$(fig "$transport" seq_read_remote)" "$(fig "$transport" seq_read_remote_noprefetch)")"
+	printf "  random remote read, prefetch on / off      %s\n" \
+		"$(ratio "$(fig "$transport" rand_read_remote)" "$(fig "$transport" rand_read_remote_noprefetch)")"
 	printf "  migration round trip, 64 MiB / small set   %s\n" \
 		"$(ratio "$(fig "$transport" migrate_rtt_big)" "$(fig "$transport" migrate_rtt_small)")"
 	if [ "$transport" != tcp ] && grep -q '^tcp,' "$csv"; then

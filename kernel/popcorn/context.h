@@ -50,6 +50,9 @@ struct remote_context {
 	struct rw_semaphore vma_sem;
 	/* Remote: VMA_DROPs handled, so a VMA fetched before one is not used. */
 	atomic_t vma_drops;
+	/* Remote: prefetch window, and where the next sequential read is. */
+	unsigned int ra_window;
+	unsigned long ra_next;
 
 	/*
 	 * Page protocol.  Origin: @pages is the directory (page index ->

@@ -17,6 +17,7 @@ enum pcn_fault_kind {
 	PCN_FAULT_INVALIDATION,	/* a copy revoked (origin) or dropped (remote) */
 	PCN_FAULT_RETRY,	/* a grant overtaken, or the origin busy */
 	PCN_FAULT_RELEASE,	/* origin: a page taken home by MADV_RELEASE */
+	PCN_FAULT_PREFETCH,	/* remote: a read copy mapped before a fault */
 	PCN_FAULT_NR
 };
 

@@ -168,7 +168,10 @@ struct pcn_page_req {
 	u64 addr;
 } __packed;
 
-/* PAGE_GRANT: a page of data follows unless error is set. */
+/*
+ * PAGE_GRANT: a page of data follows unless error is set, then @extra
+ * read copies of the pages after it (prefetch), each a pcn_page_extra.
+ */
 struct pcn_page_grant {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
@@ -176,11 +179,21 @@ struct pcn_page_grant {
 	u64 addr;
 	u64 version;
 	u32 write;
-	u32 reserved;
+	u32 extra;
 	u8 data[];
 } __packed;
 
+struct pcn_page_extra {
+	u64 addr;
+	u64 version;
+	u8 data[PAGE_SIZE];
+} __packed;
+
 #define PCN_GRANT_SIZE	(sizeof(struct pcn_page_grant) + PAGE_SIZE)
+/* Read copies one grant carries at most: what fits in a message. */
+#define PCN_PREFETCH_MAX	14
+#define PCN_GRANT_SIZE_MAX	(PCN_GRANT_SIZE + PCN_PREFETCH_MAX * \
+				 sizeof(struct pcn_page_extra))
 
 /* PAGE_INVALIDATE (origin -> remote). */
 struct pcn_page_inval {

@@ -27,7 +27,10 @@
 /* pcn_page_req.flags */
 #define PCN_PAGE_WRITE		BIT(0)	/* exclusive ownership wanted */
 #define PCN_PAGE_WAIT		BIT(1)	/* wait for a busy page, no -EAGAIN */
-#define PCN_PAGE_FLAGS		(PCN_PAGE_WRITE | PCN_PAGE_WAIT)
+/* A read: read copies of up to this many following pages wanted too. */
+#define PCN_PAGE_EXTRA		GENMASK(15, 8)
+#define PCN_PAGE_FLAGS		(PCN_PAGE_WRITE | PCN_PAGE_WAIT | \
+				 PCN_PAGE_EXTRA)
 
 /*
  * A fault handle: the one operation in progress on one page of a
@@ -56,6 +59,7 @@ struct pcn_fault {
 	enum pcn_fault_state state;	/* remote, under the xa_lock */
 	/* remote, under the xa_lock: its range was dropped (munmap) */
 	bool dropped;
+	int drops;			/* remote: ctx->vma_drops when asked */
 	int error;			/* remote: of the request */
 	struct pcn_page_grant *grant;	/* remote: the answer, a message */
 };
@@ -72,6 +76,9 @@ int pcn_take_pte(struct vm_area_struct *vma, unsigned long addr, void *buf,
 vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
 			    const void *data, bool writable,
 			    struct remote_context *rctx, u64 version);
+
+/* pcn.prefetch: following pages one read grant may carry at most. */
+unsigned int pcn_prefetch_max(void);
 
 /* page_server.c / page_client.c: the two halves of the fault hook. */
 vm_fault_t pcn_origin_fault(struct remote_context *ctx,

@@ -21,13 +21,23 @@
  * the data from the page table or, if no thread installed the grant yet,
  * from the grant itself.  ctx->pages holds the version of the last
  * invalidation of each page: a grant older than that is never installed.
+ *
+ * Prefetch: a read fault right after the pages the last read of the
+ * process brought in asks for read copies of the pages that follow as
+ * well (the window doubles on each such hit, up to pcn.prefetch, and
+ * halves on a miss).  They come in the same grant, each with its own
+ * version, and are mapped read-only with the faulting page; a page that
+ * is busy here (a request of its own in flight, a PTE) is skipped, the
+ * origin merely counts this node as a holder of a copy it lacks.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
+#include <linux/bitfield.h>
 #include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -43,6 +53,59 @@
 #define PCN_PAGE_TRIES		8
 #define PCN_BACKOFF_MIN_US	100
 
+/*
+ * pcn.prefetch=: read copies of following pages a sequential read fault
+ * asks for (at a remote) or is given (at the origin) at most, 0 (off) to
+ * PCN_PREFETCH_MAX; writable at run time
+ * (/sys/module/pcn/parameters/prefetch).
+ */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "pcn."
+static unsigned int pcn_prefetch = PCN_PREFETCH_MAX;
+
+static int pcn_prefetch_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || n > PCN_PREFETCH_MAX) {
+		pr_err("pcn.prefetch=%s: not 0 to %d, keeping %u\n", val,
+		       PCN_PREFETCH_MAX, READ_ONCE(pcn_prefetch));
+		return -EINVAL;
+	}
+	WRITE_ONCE(pcn_prefetch, n);
+	return 0;
+}
+
+static const struct kernel_param_ops pcn_prefetch_ops = {
+	.set = pcn_prefetch_set,
+	.get = param_get_uint,
+};
+module_param_cb(prefetch, &pcn_prefetch_ops, &pcn_prefetch, 0644);
+MODULE_PARM_DESC(prefetch, "pages a sequential read fault prefetches at most (0: off)");
+
+unsigned int pcn_prefetch_max(void)
+{
+	return READ_ONCE(pcn_prefetch);
+}
+
+/*
+ * How many following pages a read fault at @addr asks for: readahead's
+ * rule, per process (a heuristic: racing threads only blur it).
+ */
+static u32 pcn_prefetch_window(struct remote_context *ctx, unsigned long addr)
+{
+	unsigned int max = READ_ONCE(pcn_prefetch);
+	unsigned int w = READ_ONCE(ctx->ra_window);
+
+	if (addr == READ_ONCE(ctx->ra_next))
+		w = w ? min(2 * w, max) : 1;
+	else
+		w /= 2;
+	w = min(w, max);
+	WRITE_ONCE(ctx->ra_window, w);
+	return w;
+}
+
 /* Ask the origin for the page at @addr until it is not busy. */
 static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 			  bool write, struct pcn_page_grant **grantp)
@@ -52,13 +115,17 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 		.ctx_id = ctx->id,
 		.addr = addr,
 	};
+	u32 extra = write ? 0 : pcn_prefetch_window(ctx, addr);
+	struct pcn_page_extra *x;
 	struct pcn_page_grant *grant;
 	struct pcn_kmsg_hdr *resp;
 	unsigned long us;
 	int tries, err;
+	u32 i;
 
 	for (tries = 0; ; tries++) {
-		req.flags = write ? PCN_PAGE_WRITE : 0;
+		req.flags = write ? PCN_PAGE_WRITE :
+				    FIELD_PREP(PCN_PAGE_EXTRA, extra);
 		if (tries >= PCN_PAGE_TRIES)
 			req.flags |= PCN_PAGE_WAIT;
 		err = pcn_kmsg_request_killable(ctx->origin_nid, &req,
@@ -82,9 +149,18 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 			pcn_kmsg_done(resp);
 			return err;
 		}
-		if (resp->size != PCN_GRANT_SIZE || !grant->version ||
-		    grant->version >= LONG_MAX)
+		if (grant->extra > extra ||
+		    resp->size != PCN_GRANT_SIZE + grant->extra * sizeof(*x) ||
+		    !grant->version || grant->version >= LONG_MAX)
 			goto bad;
+		x = (struct pcn_page_extra *)(grant->data + PAGE_SIZE);
+		for (i = 0; i < grant->extra; i++, x++)
+			if (x->addr != addr + (i + 1) * PAGE_SIZE ||
+			    !x->version || x->version >= LONG_MAX)
+				goto bad;
+		if (!write)
+			WRITE_ONCE(ctx->ra_next,
+				   addr + (grant->extra + 1) * PAGE_SIZE);
 		*grantp = grant;
 		return 0;
 	}
@@ -131,6 +207,44 @@ static void pcn_fault_finish(struct remote_context *ctx, unsigned long idx,
 	wake_up_all(&ctx->wq);
 }
 
+/*
+ * Map the read copies of the pages after the faulting one that came in
+ * @f's grant, where nothing else is under way: the pages are in the
+ * faulting page's VMA, no VMA was dropped since the request, and the
+ * stale check of pcn_install_page() orders each against invalidations.
+ */
+static void pcn_prefetch_install(struct remote_context *ctx,
+				 struct vm_area_struct *vma,
+				 struct pcn_fault *f)
+{
+	struct pcn_page_extra *x = (void *)(f->grant->data + PAGE_SIZE);
+	spinlock_t *ptl;	/* the page table lock */
+	unsigned long a;
+	bool busy;
+	pte_t *pte;
+	u32 i;
+
+	if (atomic_read(&ctx->vma_drops) != f->drops)
+		return;
+	for (i = 0; i < f->grant->extra; i++, x++) {
+		a = x->addr;
+		if (a < vma->vm_start || a >= vma->vm_end)
+			return;
+		busy = xa_load(&ctx->faults, a >> PAGE_SHIFT);
+		pte = pcn_pte_lock(vma->vm_mm, a, &ptl);
+		if (pte) {
+			busy |= !pte_none(*pte);
+			pte_unmap_unlock(pte, ptl);
+		}
+		if (busy)
+			continue;
+		if (pcn_install_page(vma, a, x->data, false, ctx, x->version) &
+		    VM_FAULT_OOM)
+			return;
+		pcn_fault_account(PCN_FAULT_PREFETCH, 0);
+	}
+}
+
 /* Map the answer of @f (a handle in PCN_F_INSTALLING). */
 static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 				    struct vm_area_struct *vma,
@@ -149,6 +263,8 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 			pcn_take_pte(vma, addr, NULL, true);
 		ret = pcn_install_page(vma, addr, grant->data, grant->write,
 				       ctx, grant->version);
+		if (grant->extra)
+			pcn_prefetch_install(ctx, vma, f);
 		break;
 	case -EINTR:
 		break;		/* its requester was killed: ask again */
@@ -251,6 +367,7 @@ again:
 	if (!f)
 		return VM_FAULT_OOM;
 	refcount_inc(&f->ref);			/* the xarray's */
+	f->drops = atomic_read(&ctx->vma_drops);
 	err = xa_insert(&ctx->faults, idx, f, GFP_KERNEL);
 	if (err) {
 		refcount_dec(&f->ref);
@@ -450,9 +567,10 @@ static int __init pcn_page_client_init(void)
 {
 	int ret;
 
+	BUILD_BUG_ON(PCN_GRANT_SIZE_MAX > PCN_KMSG_MAX_SIZE);
 	ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_PAGE_GRANT,
 					 "page_grant", PCN_GRANT_HDR,
-					 PCN_GRANT_SIZE);
+					 PCN_GRANT_SIZE_MAX);
 	if (!ret)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_PAGE_INVALIDATE,
 						"page_invalidate",

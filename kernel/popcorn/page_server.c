@@ -30,6 +30,7 @@
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
+#include <linux/bitfield.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -294,6 +295,50 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 }
 
 /*
+ * Prefetch: read copies of up to @n pages after @addr, given to @nid
+ * into @x, as pcn_page_grant() gives one.  It stops at the first page
+ * it cannot give at once: outside @addr's VMA, busy, held by a remote
+ * writer (never taken from it for a guess) or already held by @nid.
+ * Returns how many it gave.
+ */
+static u32 pcn_page_prefetch(struct remote_context *ctx, struct mm_struct *mm,
+			     int nid, unsigned long addr, u32 n,
+			     struct pcn_page_extra *x)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	unsigned long me = pcn_me(), idx, v;
+	struct pcn_fault *f;
+	u32 given;
+	void *e;
+	int ret;
+
+	for (given = 0; given < n && vma; given++, x++) {
+		addr += PAGE_SIZE;
+		idx = addr >> PAGE_SHIFT;
+		if (addr >= vma->vm_end)
+			break;
+		f = pcn_page_lock(ctx, idx, false);
+		if (IS_ERR(f))
+			break;
+		e = xa_load(&ctx->pages, idx);
+		v = e ? xa_to_value(e) : me;
+		ret = -EBUSY;
+		if ((v & me) && !(v & BIT(nid)))
+			ret = pcn_origin_give(ctx, vma, addr, v, v | BIT(nid),
+					      x->data, false);
+		if (!ret) {
+			x->addr = addr;
+			x->version = atomic64_inc_return(&ctx->version);
+			xa_erase(&ctx->grants, idx);
+		}
+		pcn_page_unlock(ctx, idx, f);
+		if (ret)
+			break;
+	}
+	return given;
+}
+
+/*
  * A remote's request for a page (PAGE_REQUEST).  A page busy with
  * another operation is refused with -EAGAIN, which the remote retries
  * with a growing delay, unless the request says it waited long enough
@@ -305,13 +350,17 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	struct remote_context *ctx = pcn_context_get(req->ctx_id);
 	unsigned long addr = req->addr & PAGE_MASK;
 	bool write = req->flags & PCN_PAGE_WRITE;
+	u32 extra = FIELD_GET(PCN_PAGE_EXTRA, req->flags), given = 0;
 	struct pcn_page_grant *resp, nomem = {};	/* header only */
 	struct mm_struct *mm;
 	struct pcn_fault *f;
 	u64 version = 0;
 	int err = -ESRCH;
 
-	resp = kzalloc(PCN_GRANT_SIZE, GFP_KERNEL);
+	if (extra > PCN_PREFETCH_MAX || write)
+		extra = 0;		/* refused below if asked for */
+	resp = kvzalloc(PCN_GRANT_SIZE + extra * sizeof(struct pcn_page_extra),
+			GFP_KERNEL);
 	if (!resp) {
 		/* Still answer: the remote waits for this reply. */
 		resp = &nomem;
@@ -319,7 +368,8 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 		goto reply;
 	}
 	if (!ctx || !test_bit(nid, ctx->asked) ||
-	    (req->flags & ~PCN_PAGE_FLAGS) || req->addr >= TASK_SIZE_MAX) {
+	    (req->flags & ~PCN_PAGE_FLAGS) || req->addr >= TASK_SIZE_MAX ||
+	    extra != FIELD_GET(PCN_PAGE_EXTRA, req->flags)) {
 		err = ctx ? -EINVAL : -ESRCH;
 		goto reply;
 	}
@@ -337,6 +387,10 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 		err = pcn_page_grant(ctx, mm, nid, addr, write, resp->data,
 				     &version);
 		pcn_page_unlock(ctx, addr >> PAGE_SHIFT, f);
+		extra = min(extra, pcn_prefetch_max());
+		if (!err && extra)
+			given = pcn_page_prefetch(ctx, mm, nid, addr, extra,
+						  (void *)(resp->data + PAGE_SIZE));
 	}
 	mmap_read_unlock(mm);
 	up_read(&ctx->vma_sem);
@@ -348,9 +402,11 @@ reply:
 	resp->error = err;
 	resp->write = write;
 	resp->version = version;
-	pcn_kmsg_reply(nid, msg, resp, err ? PCN_GRANT_HDR : PCN_GRANT_SIZE);
+	resp->extra = given;
+	pcn_kmsg_reply(nid, msg, resp, err ? PCN_GRANT_HDR :
+		       PCN_GRANT_SIZE + given * sizeof(struct pcn_page_extra));
 	if (resp != &nomem)
-		kfree(resp);
+		kvfree(resp);
 	if (ctx)
 		pcn_context_put(ctx);
 	pcn_kmsg_done(msg);

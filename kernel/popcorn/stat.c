@@ -42,6 +42,7 @@ static const char * const pcn_fault_names[PCN_FAULT_NR] = {
 	[PCN_FAULT_INVALIDATION]	= "invalidation",
 	[PCN_FAULT_RETRY]		= "retry",
 	[PCN_FAULT_RELEASE]		= "release",
+	[PCN_FAULT_PREFETCH]		= "prefetched",
 };
 
 void pcn_fault_account(enum pcn_fault_kind kind, u64 ns)

@@ -50,6 +50,12 @@ if [ "$nid" = 0 ]; then
 	msgs=$(awk '$3 == "free_remote_written_msgs" { print int($7) }' /tmp/bench.out)
 	[ -n "$msgs" ] && [ "$msgs" -le $((pages / 8)) ]
 	tap $? "freeing $((pages / 256)) MiB a remote wrote: ${msgs:-?} messages for $pages pages"
+	# Prefetch: a sequential read at the remote with it is faster than
+	# without (make bench's target is 3x; here, a margin for noise).
+	on=$(awk '$3 == "seq_read_remote" { print $7 }' /tmp/bench.out)
+	off=$(awk '$3 == "seq_read_remote_noprefetch" { print $7 }' /tmp/bench.out)
+	awk -v a="${on:-0}" -v b="${off:-0}" 'BEGIN { exit !(b > 0 && a >= 2 * b) }'
+	tap $? "sequential read at the remote: prefetch on at least 2x off (${on:-?} vs ${off:-?} MB/s)"
 	# Each kind's latency histogram adds up to its count.
 	grep '^fault' /proc/popcorn_stat | sed 's/^/# /'
 	awk '$1 == "fault" { c[$2] = $3; nk++ }
@@ -61,7 +67,9 @@ if [ "$nid" = 0 ]; then
 	for f in tcp_rtt_64 tcp_rtt_4096 tcp_rtt_65536 popcorn_rtt_64 \
 		 popcorn_rtt_4096 popcorn_rtt_65536 fault_local \
 		 fault_remote_read fault_remote_write fault_write_replicated \
-		 fault_origin_remote_owned seq_read_remote free_remote_written \
+		 fault_origin_remote_owned seq_read_remote \
+		 seq_read_remote_noprefetch rand_read_remote \
+		 rand_read_remote_noprefetch free_remote_written \
 		 free_remote_written_msgs migrate_rtt_small migrate_rtt_big; do
 		sane $f
 		tap $? "figure $f: samples, mean > 0, p50 <= p99"

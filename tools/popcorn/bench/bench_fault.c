@@ -6,7 +6,8 @@
  *   bench_fault NID PAGES SEQ_MIB ROUNDS BIG_MIB
  *
  * Each fault figure has one sample per page of a fresh PAGES-page
- * buffer, timed around a single access:
+ * buffer, timed around a single access, with prefetch off (so that a
+ * remote read is one fault, not a share of a prefetch):
  *
  *   fault_local               first write at the origin, no message
  *   fault_remote_read         read at NID of a page the origin wrote
@@ -15,9 +16,14 @@
  *                             copy of (the invalidation included)
  *   fault_origin_remote_owned read at the origin of a page NID wrote
  *
- * then, once per round (ROUNDS), on a fresh SEQ_MIB MiB buffer:
+ * then, once per round (ROUNDS), on fresh SEQ_MIB MiB buffers, with
+ * prefetch on and off in turn (pcn.prefetch of this node, the origin,
+ * caps what NID gets):
  *
  *   seq_read_remote           sequential read at NID (MB/s)
+ *   seq_read_remote_noprefetch
+ *   rand_read_remote          the pages in a random order (MB/s)
+ *   rand_read_remote_noprefetch
  *   free_remote_written       munmap at the origin of a buffer NID wrote
  *                             (ns) and the messages it cost (msgs:
  *                             all messages this node sent meanwhile, from
@@ -42,6 +48,27 @@
 #define PAGE	4096UL
 
 static int remote, home;
+
+#define PREFETCH_PARAM	"/sys/module/pcn/parameters/prefetch"
+
+/* Set this node's pcn.prefetch; returns the value it had, or -1. */
+static int set_prefetch(int n)
+{
+	FILE *f = fopen(PREFETCH_PARAM, "r+");
+	int old = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &old) != 1)
+		old = -1;
+	rewind(f);
+	fprintf(f, "%d\n", n);
+	if (fclose(f)) {
+		perror("bench_fault: " PREFETCH_PARAM);
+		exit(1);
+	}
+	return old;
+}
 
 static char *buf_new(size_t len)
 {
@@ -170,34 +197,73 @@ static void faults(size_t pages)
 	}
 }
 
-static void rounds(size_t seq_mib, int n)
+/*
+ * Read @pages pages of a fresh buffer at NID, in order or in the order
+ * of @perm; the buffer, then written there when @write, is returned (at
+ * home).  *@mbs: the read's rate.
+ */
+static char *read_remote(size_t pages, const size_t *perm, int write,
+			 double *mbs)
 {
-	size_t len = seq_mib << 20, pages = len / PAGE;
-	struct samples rate, freed, msgs;
+	size_t len = pages * PAGE, i;
+	volatile char sink;
+	char *p = buf_new(len);
+	uint64_t t;
+
+	fill(p, len, 7);
+	go(remote);
+	t = now_ns();
+	for (i = 0; i < pages; i++)
+		sink = p[(perm ? perm[i] : i) * PAGE];
+	t = now_ns() - t;
+	(void)sink;
+	if (write)
+		fill(p, len, 8);
+	go(home);
+	*mbs = len / 1e6 / (t / 1e9);
+	return p;
+}
+
+static void rounds(size_t seq_mib, int n, int prefetch)
+{
+	size_t len = seq_mib << 20, pages = len / PAGE, i, j, tmp;
+	struct samples rate, rate_off, rnd, rnd_off, freed, msgs;
+	size_t *perm = calloc(pages, sizeof(*perm));
 	long before;
+	double mbs;
 	uint64_t t;
 	char *p;
 	int r;
 
+	if (!perm)
+		exit(1);
+	srand(1);
+	for (i = 0; i < pages; i++)
+		perm[i] = i;
+	for (i = pages - 1; i > 0; i--) {
+		j = rand() % (i + 1);
+		tmp = perm[i];
+		perm[i] = perm[j];
+		perm[j] = tmp;
+	}
 	samples_init(&rate, n);
+	samples_init(&rate_off, n);
+	samples_init(&rnd, n);
+	samples_init(&rnd_off, n);
 	samples_init(&freed, n);
 	samples_init(&msgs, n);
 	for (r = 0; r < n; r++) {
-		volatile char sink;
-		size_t i;
-
-		p = buf_new(len);
-		fill(p, len, 7);
-		go(remote);
-		t = now_ns();
-		for (i = 0; i < pages; i++)
-			sink = p[i * PAGE];
-		t = now_ns() - t;
-		(void)sink;
-		/* Then written there, for the free below. */
-		fill(p, len, 8);
-		go(home);
-		samples_add(&rate, len / 1e6 / (t / 1e9));
+		set_prefetch(0);
+		munmap(read_remote(pages, NULL, 0, &mbs), len);
+		samples_add(&rate_off, mbs);
+		munmap(read_remote(pages, perm, 0, &mbs), len);
+		samples_add(&rnd_off, mbs);
+		set_prefetch(prefetch);
+		munmap(read_remote(pages, perm, 0, &mbs), len);
+		samples_add(&rnd, mbs);
+		p = read_remote(pages, NULL, 1, &mbs);
+		samples_add(&rate, mbs);
+		/* Free the one written at NID. */
 		before = stat_sent("total");
 		t = now_ns();
 		munmap(p, len);
@@ -206,6 +272,10 @@ static void rounds(size_t seq_mib, int n)
 			samples_add(&msgs, stat_sent("total") - before);
 	}
 	samples_print(&rate, "seq_read_remote", "MB/s");
+	samples_print(&rate_off, "seq_read_remote_noprefetch", "MB/s");
+	samples_print(&rnd, "rand_read_remote", "MB/s");
+	samples_print(&rnd_off, "rand_read_remote_noprefetch", "MB/s");
+	free(perm);
 	samples_print(&freed, "free_remote_written", "ns");
 	samples_print(&msgs, "free_remote_written_msgs", "msgs");
 }
@@ -242,14 +312,22 @@ static void migrations(int n, size_t big_mib)
 
 int main(int argc, char **argv)
 {
+	int prefetch;
+
 	if (argc != 6) {
 		fprintf(stderr, "usage: bench_fault NID PAGES SEQ_MIB ROUNDS BIG_MIB\n");
 		return 2;
 	}
 	remote = atoi(argv[1]);
 	home = popcorn_current_nid();
+	prefetch = set_prefetch(0);
+	if (prefetch < 0) {
+		fprintf(stderr, "bench_fault: no %s\n", PREFETCH_PARAM);
+		return 1;
+	}
 	migrations(atoi(argv[4]), atoi(argv[5]));
 	faults(atoi(argv[2]));
-	rounds(atoi(argv[3]), atoi(argv[4]));
+	rounds(atoi(argv[3]), atoi(argv[4]), prefetch ? prefetch : 14);
+	set_prefetch(prefetch);
 	return 0;
 }
