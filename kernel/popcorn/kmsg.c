@@ -19,6 +19,7 @@
 
 #include "inject.h"
 #include "kmsg_internal.h"
+#include "trace.h"
 
 static struct pcn_kmsg_type_desc pcn_kmsg_types[PCN_KMSG_TYPE_MAX];
 static DEFINE_MUTEX(pcn_kmsg_lock);	/* registrations */
@@ -190,6 +191,8 @@ static void pcn_kmsg_drop(int nid, struct pcn_kmsg_hdr *msg, size_t len,
 			  enum pcn_kmsg_drop why)
 {
 	pcn_stat_drop(why);
+	trace_pcn_msg_dropped(nid, len >= sizeof(*msg) ? msg->type : 0, len,
+			      pcn_kmsg_drop_name(why));
 	pr_warn_ratelimited("dropped message from node %d: %s (type %u, size %u, %zu bytes)\n",
 			    nid, pcn_kmsg_drop_name(why),
 			    len >= sizeof(*msg) ? msg->type : 0,
@@ -238,6 +241,7 @@ void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len)
 		return;
 	}
 	pcn_stat_recv(msg->type, len);
+	trace_pcn_msg_received(nid, pcn_kmsg_type_name(msg->type), len, 0);
 	pcn_inject_msglog(PCN_MSGLOG_RECEIVED, msg, len);
 
 	handler = pcn_kmsg_types[msg->type].handler;
@@ -302,6 +306,7 @@ int pcn_kmsg_send(int nid, void *msg, size_t size)
 	if (pcn_inject_fail_send(hdr->type))
 		return -EIO;
 	ret = pcn_transport->send(nid, hdr, size);
+	trace_pcn_msg_sent(nid, pcn_kmsg_type_name(hdr->type), size, ret);
 	if (!ret) {
 		pcn_stat_sent(hdr->type, size);
 		pcn_inject_msglog(PCN_MSGLOG_SENT, hdr, size);
@@ -347,6 +352,7 @@ int pcn_kmsg_post(int nid, void *msg, size_t size)
 		ret = pcn_transport->send(nid, hdr, size);
 		pcn_kmsg_put(msg);
 	}
+	trace_pcn_msg_sent(nid, pcn_kmsg_type_name(type), size, ret);
 	if (!ret)
 		pcn_stat_sent(type, size);
 	return ret;

@@ -43,6 +43,7 @@
 #include "kmsg_internal.h"
 #include "messages.h"
 #include "regs.h"
+#include "trace.h"
 
 #define PCN_MIGRATE_TIMEOUT	(10 * HZ)
 /*
@@ -317,10 +318,12 @@ again:
 	if (ret)
 		goto fail;
 
+	trace_pcn_migrate("out", nid, tid, 0);
 	current->peer_nid = nid;
 	current->peer_pid = sh.remote_pid;
 	return pcn_shadow_wait(&sh, next_nid);
 fail:
+	trace_pcn_migrate("out", nid, tid, ret);
 	pcn_shadow_remove(&sh);
 	return ret == -ESRCH ? -EAGAIN : ret;
 }
@@ -413,6 +416,7 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 		return tid == -ENOMEM ? -ENOMEM : -EAGAIN;
 	wait_for_completion(&st.done);
 	*pid = tid;
+	trace_pcn_migrate("started", ctx->origin_nid, tid, 0);
 	return 0;
 }
 
@@ -438,6 +442,7 @@ static long pcn_migrate_back(int nid,
 	pcn_regs_save(&m->regs, uregs);
 	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
 	kfree(m);
+	trace_pcn_migrate("back", ctx->origin_nid, task_pid_nr(current), ret);
 	if (ret)
 		return ret;
 	/* The thread goes on at the origin: end this copy without a word. */

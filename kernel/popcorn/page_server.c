@@ -46,6 +46,7 @@
 #include "fault_stat.h"
 #include "messages.h"
 #include "page.h"
+#include "trace.h"
 
 #define PCN_PG_WRITER		BIT(POPCORN_MAX_NODES)
 #define PCN_PG_HOLDERS		GENMASK(POPCORN_MAX_NODES - 1, 0)
@@ -135,7 +136,7 @@ static int pcn_revoke(struct remote_context *ctx, int nid, unsigned long addr,
 			       PCN_KMSG_TYPE_PAGE_INVALIDATED,
 			       PCN_PAGE_TIMEOUT, &resp);
 	if (ret)
-		return ret;
+		goto out;
 	ack = (struct pcn_page_inval_ack *)resp;
 	if (ack->ctx_id != ctx->id || ack->addr != addr)
 		ret = -EPROTO;
@@ -146,6 +147,9 @@ static int pcn_revoke(struct remote_context *ctx, int nid, unsigned long addr,
 		memcpy(buf, ack->data, PAGE_SIZE);
 	pcn_kmsg_done(resp);
 	pcn_fault_account(PCN_FAULT_INVALIDATION, ktime_get_ns() - t0);
+out:
+	trace_pcn_page_revoke(ctx->tgid, nid, addr, want_data, ret,
+			      ktime_get_ns() - t0);
 	return ret;
 }
 

@@ -20,6 +20,7 @@
 #include "auth_internal.h"
 #include "fault_stat.h"
 #include "kmsg_internal.h"
+#include "trace.h"
 
 struct pcn_stat_type {
 	atomic64_t sent, sent_bytes;
@@ -50,6 +51,7 @@ void pcn_fault_account(enum pcn_fault_kind kind, u64 ns)
 	unsigned int b = ns > 1 ? min_t(unsigned int, ilog2(ns),
 					PCN_FAULT_BUCKETS - 1) : 0;
 
+	trace_pcn_fault(pcn_fault_names[kind], ns);
 	atomic64_inc(&pcn_fault_count[kind]);
 	atomic64_add(ns, &pcn_fault_ns[kind]);
 	atomic64_inc(&pcn_fault_hist[kind][b]);
