@@ -8,7 +8,8 @@
 #   make check    make test, then make test-debug, one closing line (.ci/run)
 #   make bench    benchmarks: raw transport vs popcorn ping, page faults,
 #                 migrations; a table per transport, build/bench/results.csv
-#                 and build/bench/chart.png
+#                 and build/bench/chart.png; then the cost when unused, against
+#                 the same kernel built without CONFIG_POPCORN (build/obj-nopcn)
 #   make soak     boot the 3-node cluster N times (default 100), count failures
 #   make check-series  build after every patch of patches/ (slow)
 #   make clean    remove build output (the kernel tree stays unpacked)
@@ -24,6 +25,9 @@ BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 # make test-debug: the same tree, its own objects and config.
 DOBJ    := $(BUILD)/obj-debug
 DBZIMAGE := $(DOBJ)/arch/x86/boot/bzImage
+# make bench: the same tree without Popcorn, for the cost when unused.
+NOBJ    := $(BUILD)/obj-nopcn
+NBZIMAGE := $(NOBJ)/arch/x86/boot/bzImage
 TOOLS   := $(BUILD)/tools
 INITRD  := $(BUILD)/initramfs.cpio.gz
 JOBS    ?= $(shell nproc)
@@ -37,7 +41,8 @@ KMAKE_ANY = $(MAKE) -C $(KDIR) ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_USER=popcorn KBUILD_BUILD_HOST=build -j$(JOBS)
 KMAKE = $(KMAKE_ANY) O=$(KOBJ)
 
-.PHONY: all kernel kernel-debug deps tree tree-debug tools initramfs test test-debug check bench soak run \
+.PHONY: all kernel kernel-debug kernel-nopcn deps tree tree-debug tree-nopcn tools initramfs test \
+	test-debug check bench soak run \
 	check-series clean distclean
 
 all: kernel
@@ -59,6 +64,13 @@ kernel-debug: tree-debug
 	@+$(KMAKE_ANY) O=$(DOBJ) -s bzImage
 	@echo "  KERNEL  $(DBZIMAGE)"
 
+tree-nopcn: tree
+	@$(REPO)/scripts/prepare-tree.sh $(REPO) $(KDIR) $(NOBJ) $(REPO)/configs/nopopcorn.config
+
+kernel-nopcn: tree-nopcn
+	@+$(KMAKE_ANY) O=$(NOBJ) -s bzImage
+	@echo "  KERNEL  $(NBZIMAGE)"
+
 tools: deps
 	@+$(MAKE) -s -C $(REPO)/tools/popcorn OUT=$(TOOLS)
 
@@ -77,8 +89,8 @@ test-debug: kernel-debug initramfs
 check:
 	+@MAKE="$(MAKE)" $(REPO)/scripts/check.sh $(REPO) $(BUILD)
 
-bench: kernel initramfs
-	@$(REPO)/vm-test/bench.sh $(BZIMAGE) $(INITRD) $(BUILD)/bench
+bench: kernel kernel-nopcn initramfs
+	@$(REPO)/vm-test/bench.sh $(BZIMAGE) $(INITRD) $(BUILD)/bench $(NBZIMAGE)
 
 N ?= 100
 soak: kernel initramfs

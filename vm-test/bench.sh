@@ -3,14 +3,22 @@
 # programs in the guests (guest/bench.sh), and print one table per
 # transport with the ratios that matter, measured side by side in the
 # same boot.  Writes $OUT/results.csv and $OUT/chart.png.
-# Usage: bench.sh BZIMAGE INITRD OUT
+# Then the cost when unused: one guest on BZIMAGE and one on
+# NOPCN_BZIMAGE (the same kernel built without CONFIG_POPCORN) booted in
+# turn, BENCH_UNUSED_BOOTS times each, run bench_unused; the ratio of
+# the medians of their p50s is printed with the noise (the spread of one
+# kernel's p50s from boot to boot).
+# Usage: bench.sh BZIMAGE INITRD OUT [NOPCN_BZIMAGE]
 # Environment: TRANSPORTS (default "tcp"), BENCH_SAMPLES (round trips
 # per size, 200), BENCH_PAGES (pages per fault figure, 512),
-# BENCH_SEQ_MIB (16), BENCH_ROUNDS (5), BENCH_BIG_MIB (64).
+# BENCH_SEQ_MIB (16), BENCH_ROUNDS (5), BENCH_BIG_MIB (64),
+# BENCH_UNUSED_BOOTS (3), BENCH_UNUSED_SAMPLES (15).
 set -uo pipefail
 
-OUT=${3:?usage: bench.sh BZIMAGE INITRD OUT}
+OUT=${3:?usage: bench.sh BZIMAGE INITRD OUT [NOPCN_BZIMAGE]}
+NOPCN_BZIMAGE=${4:-}
 . "$(dirname "$0")/cluster.sh" "$1" "$2"
+PCN_BZIMAGE=$BZIMAGE
 mkdir -p "$OUT"
 csv=$OUT/results.csv
 echo "transport,figure,unit,count,mean,p50,p99" > "$csv"
@@ -92,6 +100,61 @@ for transport in ${TRANSPORTS:-tcp}; do
 			"$(ratio "$(fig "$transport" fault_remote_read)" "$(fig tcp fault_remote_read)")"
 	fi
 done
+
+# Cost when unused: boots alternate between the two kernels, so that a
+# drift of the host's speed hits both alike.
+unused_cmdline() {
+	echo "$(base_cmdline "$1") pcn_test=unused" \
+	     "pcn_bench_samples=${BENCH_UNUSED_SAMPLES:-15}"
+}
+no_key() { echo none; }
+if [ -n "$NOPCN_BZIMAGE" ]; then
+	boots=${BENCH_UNUSED_BOOTS:-3}
+	echo
+	echo "# bench: cost when unused: $boots boots of each kernel, in turn"
+	for ((b = 1; b <= boots; b++)); do
+		for k in popcorn none; do
+			name=unused-$k-$b
+			[ $k = popcorn ] && export BZIMAGE=$PCN_BZIMAGE || export BZIMAGE=$NOPCN_BZIMAGE
+			PCN_AUTH= PCN_KEY_FN=no_key cluster_boot "$name" 1 600 unused_cmdline || rc=1
+			r=$VMDIR/$name/node0.results
+			if grep -q '^not ok' "$r" || ! grep -qx "# kernel: $k" "$r"; then
+				echo "# bench: $name: a guest check failed, or not the kernel wanted:"
+				grep -h '^not ok\|^# kernel' "$r" | sed 's/^/#   /'
+				tail -n 30 "$VMDIR/$name/node0.console" | sed 's/^/  | /'
+				rc=1
+			fi
+			grep '^# bench unused_' "$r" | tr -d '\r' |
+				awk -v t="unused-$k" -v b="$b" '{ printf "%s,%s,%s,%s,%s,%s,%s\n", t, $3 "#" b, $4, $5, $6, $7, $8 }' >> "$csv"
+		done
+	done
+	echo
+	echo "== cost when unused: kernel with Popcorn / without (p50 per operation, median of $boots boots each) =="
+	printf "%-16s %12s %12s %7s  %s\n" figure with without ratio "noise (boot-to-boot spread, with / without)"
+	for f in unused_fault unused_fork unused_mmap unused_syscall; do
+		awk -F, -v f="$f" '
+			function med(a, n,   i, j, t) {
+				for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+					if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+				return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+			}
+			function spread(a, n, m,   i, lo, hi) {
+				lo = hi = a[1]
+				for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+				return m > 0 ? 100 * (hi - lo) / m : 0
+			}
+			{ split($2, nb, "#") }
+			nb[1] == f && $1 == "unused-popcorn" { w[++nw] = $6 }
+			nb[1] == f && $1 == "unused-none" { o[++no] = $6 }
+			END {
+				if (!nw || !no) { printf "%-16s %12s\n", f, "-"; exit }
+				mw = med(w, nw); mo = med(o, no)
+				printf "%-16s %10.0fns %10.0fns %7.3f  %.1f%% / %.1f%%\n", f, mw, mo,
+				       mo > 0 ? mw / mo : 0, spread(w, nw, mw), spread(o, no, mo)
+			}' "$csv"
+	done
+	export BZIMAGE=$PCN_BZIMAGE
+fi
 
 # The chart: p50 latencies (log scale) per figure, one bar per
 # transport, drawn by bench_chart.py with Python's standard library.

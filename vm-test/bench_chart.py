@@ -108,7 +108,9 @@ class Canvas:
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['unit'] == 'ns']
+    # Transports only: the cost-when-unused rows (unused-*) are a table.
+    rows = [r for r in csv.DictReader(open(sys.argv[1]))
+            if r['unit'] == 'ns' and not r['transport'].startswith('unused-')]
     transports = sorted({r['transport'] for r in rows},
                         key=lambda t: (t != 'tcp', t))
     figures = []

@@ -70,18 +70,6 @@ static int set_prefetch(int n)
 	return old;
 }
 
-static char *buf_new(size_t len)
-{
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED) {
-		perror("bench_fault: mmap");
-		exit(1);
-	}
-	return p;
-}
-
 static void fill(char *p, size_t len, char c)
 {
 	size_t i;
@@ -177,7 +165,7 @@ static void faults(size_t pages)
 	for (i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
 		f = &figures[i];
 		samples_init(&s, pages);
-		p = buf_new(len);
+		p = bench_map(len);
 		if (f->filled)
 			fill(p, len, 2);
 		if (f->prep || f->at_remote)
@@ -207,7 +195,7 @@ static char *read_remote(size_t pages, const size_t *perm, int write,
 {
 	size_t len = pages * PAGE, i;
 	volatile char sink;
-	char *p = buf_new(len);
+	char *p = bench_map(len);
 	uint64_t t;
 
 	fill(p, len, 7);
@@ -297,7 +285,7 @@ static void migrations(int n, size_t big_mib)
 	}
 	samples_print(&s, "migrate_rtt_small", "ns");
 
-	big = buf_new(big_mib << 20);
+	big = bench_map(big_mib << 20);
 	fill(big, big_mib << 20, 9);
 	samples_init(&s, n);
 	for (r = 0; r < n; r++) {

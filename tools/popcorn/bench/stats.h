@@ -14,12 +14,26 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 struct samples {
 	double *v;
 	unsigned int n, max;
 };
+
+/* A fresh private anonymous mapping of @len bytes; exits on failure. */
+static inline char *bench_map(size_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	return p;
+}
 
 static inline uint64_t now_ns(void)
 {
