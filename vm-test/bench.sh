@@ -109,16 +109,17 @@ unused_cmdline() {
 }
 no_key() { echo none; }
 if [ -n "$NOPCN_BZIMAGE" ]; then
-	boots=${BENCH_UNUSED_BOOTS:-3}
+	# (not "boots": cluster.sh keeps its boot counts in that array)
+	nboots=${BENCH_UNUSED_BOOTS:-3}
 	echo
-	echo "# bench: cost when unused: $boots boots of each kernel, in turn"
-	for ((b = 1; b <= boots; b++)); do
+	echo "# bench: cost when unused: $nboots boots of each kernel, in turn"
+	for ((b = 1; b <= nboots; b++)); do
 		for k in popcorn none; do
 			name=unused-$k-$b
 			[ $k = popcorn ] && export BZIMAGE=$PCN_BZIMAGE || export BZIMAGE=$NOPCN_BZIMAGE
 			PCN_AUTH= PCN_KEY_FN=no_key cluster_boot "$name" 1 600 unused_cmdline || rc=1
 			r=$VMDIR/$name/node0.results
-			if grep -q '^not ok' "$r" || ! grep -qx "# kernel: $k" "$r"; then
+			if grep -q '^not ok' "$r" || ! tr -d '\r' < "$r" | grep -qx "# kernel: $k"; then
 				echo "# bench: $name: a guest check failed, or not the kernel wanted:"
 				grep -h '^not ok\|^# kernel' "$r" | sed 's/^/#   /'
 				tail -n 30 "$VMDIR/$name/node0.console" | sed 's/^/  | /'
@@ -129,7 +130,7 @@ if [ -n "$NOPCN_BZIMAGE" ]; then
 		done
 	done
 	echo
-	echo "== cost when unused: kernel with Popcorn / without (p50 per operation, median of $boots boots each) =="
+	echo "== cost when unused: kernel with Popcorn / without (p50 per operation, median of $nboots boots each) =="
 	printf "%-16s %12s %12s %7s  %s\n" figure with without ratio "noise (boot-to-boot spread, with / without)"
 	for f in unused_fault unused_fork unused_mmap unused_syscall; do
 		awk -F, -v f="$f" '
@@ -150,7 +151,7 @@ if [ -n "$NOPCN_BZIMAGE" ]; then
 				if (!nw || !no) { printf "%-16s %12s\n", f, "-"; exit }
 				mw = med(w, nw); mo = med(o, no)
 				printf "%-16s %10.0fns %10.0fns %7.3f  %.1f%% / %.1f%%\n", f, mw, mo,
-				       mo > 0 ? mw / mo : 0, spread(w, nw, mw), spread(o, no, mo)
+				       (mo > 0 ? mw / mo : 0), spread(w, nw, mw), spread(o, no, mo)
 			}' "$csv"
 	done
 	export BZIMAGE=$PCN_BZIMAGE
