@@ -241,7 +241,7 @@ void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len)
 		return;
 	}
 	pcn_stat_recv(msg->type, len);
-	trace_pcn_msg_received(nid, pcn_kmsg_type_name(msg->type), len, 0);
+	trace_pcn_msg_received(nid, msg->type, len, 0);
 	pcn_inject_msglog(PCN_MSGLOG_RECEIVED, msg, len);
 
 	handler = pcn_kmsg_types[msg->type].handler;
@@ -306,7 +306,7 @@ int pcn_kmsg_send(int nid, void *msg, size_t size)
 	if (pcn_inject_fail_send(hdr->type))
 		return -EIO;
 	ret = pcn_transport->send(nid, hdr, size);
-	trace_pcn_msg_sent(nid, pcn_kmsg_type_name(hdr->type), size, ret);
+	trace_pcn_msg_sent(nid, hdr->type, size, ret);
 	if (!ret) {
 		pcn_stat_sent(hdr->type, size);
 		pcn_inject_msglog(PCN_MSGLOG_SENT, hdr, size);
@@ -352,7 +352,7 @@ int pcn_kmsg_post(int nid, void *msg, size_t size)
 		ret = pcn_transport->send(nid, hdr, size);
 		pcn_kmsg_put(msg);
 	}
-	trace_pcn_msg_sent(nid, pcn_kmsg_type_name(type), size, ret);
+	trace_pcn_msg_sent(nid, type, size, ret);
 	if (!ret)
 		pcn_stat_sent(type, size);
 	return ret;

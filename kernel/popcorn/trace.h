@@ -13,18 +13,21 @@
 
 #include <linux/tracepoint.h>
 
+#include "kmsg_internal.h"
+
+/* The type's name is looked up only while the event is on. */
 DECLARE_EVENT_CLASS(pcn_msg,
-	TP_PROTO(int nid, const char *type, u32 size, int ret),
+	TP_PROTO(int nid, u16 type, u32 size, int ret),
 	TP_ARGS(nid, type, size, ret),
 	TP_STRUCT__entry(
 		__field(int, nid)
-		__string(type, type)
+		__string(type, pcn_kmsg_type_name(type))
 		__field(u32, size)
 		__field(int, ret)
 	),
 	TP_fast_assign(
 		__entry->nid = nid;
-		__assign_str(type, type);
+		__assign_str(type, pcn_kmsg_type_name(type));
 		__entry->size = size;
 		__entry->ret = ret;
 	),
@@ -34,12 +37,12 @@ DECLARE_EVENT_CLASS(pcn_msg,
 
 /* A message handed to the transport for @nid (ret: the send's). */
 DEFINE_EVENT(pcn_msg, pcn_msg_sent,
-	TP_PROTO(int nid, const char *type, u32 size, int ret),
+	TP_PROTO(int nid, u16 type, u32 size, int ret),
 	TP_ARGS(nid, type, size, ret));
 
 /* A valid message from @nid, before its handler or waiter gets it. */
 DEFINE_EVENT(pcn_msg, pcn_msg_received,
-	TP_PROTO(int nid, const char *type, u32 size, int ret),
+	TP_PROTO(int nid, u16 type, u32 size, int ret),
 	TP_ARGS(nid, type, size, ret));
 
 /* Input from @nid dropped, for @reason (dropped <reason> in the stats). */
