@@ -10,6 +10,7 @@
 #ifndef _POPCORN_PCN_KMSG_H
 #define _POPCORN_PCN_KMSG_H
 
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
@@ -102,6 +103,23 @@ int pcn_kmsg_request(int nid, void *req, size_t size,
 int pcn_kmsg_request_killable(int nid, void *req, size_t size,
 			      enum pcn_kmsg_type resp_type,
 			      struct pcn_kmsg_hdr **resp);
+/*
+ * A request in flight, for pcn_kmsg_request_begin()/_end(): requests to
+ * several nodes at once.  The fields are the core's (wait.c).
+ */
+struct pcn_kmsg_wait {
+	struct completion done;
+	struct pcn_kmsg_hdr *resp;
+	int error;
+	u32 id;
+	int nid;
+	u16 resp_type;
+};
+
+int pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid, void *req,
+			   size_t size, enum pcn_kmsg_type resp_type);
+int pcn_kmsg_request_end(struct pcn_kmsg_wait *w, unsigned long deadline,
+			 struct pcn_kmsg_hdr **resp);
 /* Answer request @req with @resp (type and size set by the caller). */
 int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 		   size_t size);

@@ -195,24 +195,49 @@ struct pcn_page_extra {
 #define PCN_GRANT_SIZE_MAX	(PCN_GRANT_SIZE + PCN_PREFETCH_MAX * \
 				 sizeof(struct pcn_page_extra))
 
-/* PAGE_INVALIDATE (origin -> remote). */
-struct pcn_page_inval {
-	struct pcn_kmsg_hdr hdr;
-	u32 ctx_id;
-	u32 want_data;
-	u64 addr;
+/*
+ * PAGE_INVALIDATE (origin -> remote): drop the copies of up to
+ * PCN_INVAL_MAX pages, in ascending address order, and send the data of
+ * those marked PCN_INVAL_WANT_DATA (at most PCN_INVAL_DATA_MAX).
+ */
+struct pcn_page_inval_entry {
+	u64 addr;		/* page address | PCN_INVAL_WANT_DATA */
 	u64 version;		/* of this invalidation */
 	u64 grant;		/* version of the write grant to wait for, or 0 */
 } __packed;
 
-/* PAGE_INVALIDATED: data follows when has_data is set. */
+#define PCN_INVAL_WANT_DATA	BIT_ULL(0)
+
+struct pcn_page_inval {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	u32 n;
+	struct pcn_page_inval_entry page[];
+} __packed;
+
+/*
+ * PAGE_INVALIDATED: one word per entry of the request, in its order: the
+ * page address, PCN_INVAL_HAS_DATA when its data follows (the pages of
+ * data come after the words, in the same order), PCN_INVAL_REFUSED when
+ * the entry was not valid and nothing was done.
+ */
 struct pcn_page_inval_ack {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
-	u32 has_data;
-	u64 addr;
-	u8 data[PAGE_SIZE];
+	u32 n;
+	u64 page[];
 } __packed;
+
+#define PCN_INVAL_HAS_DATA	BIT_ULL(0)
+#define PCN_INVAL_REFUSED	BIT_ULL(1)
+
+/* Pages one invalidation names, and pages of data its answer carries. */
+#define PCN_INVAL_MAX		256
+#define PCN_INVAL_DATA_MAX	15
+#define PCN_INVAL_SIZE(n)	(sizeof(struct pcn_page_inval) + \
+				 (n) * sizeof(struct pcn_page_inval_entry))
+#define PCN_INVAL_ACK_SIZE(n, data) (sizeof(struct pcn_page_inval_ack) + \
+				     (n) * sizeof(u64) + (data) * PAGE_SIZE)
 
 /*
  * FILE_WRITE (remote -> origin shadow): write(fd, buf, count) for the

@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <popcorn/pcn_kmsg.h>
 
 #include "context.h"
 #include "messages.h"
@@ -22,7 +23,6 @@
 #define PCN_PAGE_TIMEOUT	(10 * HZ)
 
 #define PCN_GRANT_HDR		sizeof(struct pcn_page_grant)
-#define PCN_ACK_HDR		offsetof(struct pcn_page_inval_ack, data)
 
 /* pcn_page_req.flags */
 #define PCN_PAGE_WRITE		BIT(0)	/* exclusive ownership wanted */
@@ -79,6 +79,35 @@ vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
 
 /* pcn.prefetch: following pages one read grant may carry at most. */
 unsigned int pcn_prefetch_max(void);
+
+/*
+ * A revocation (page_revoke.c): pages whose remote copies the origin
+ * takes back, every holder asked at once.
+ */
+struct pcn_revoke_page {
+	unsigned long addr;
+	unsigned long holders;	/* nodes asked to drop their copy */
+	int data_nid;		/* the holder whose data is wanted, or -1 */
+	int error;		/* outcome, after pcn_revoke_run() */
+	u64 version;		/* of this invalidation */
+	u64 grant;		/* data_nid's write grant, to wait for */
+	void *data;		/* PAGE_SIZE for data_nid's data */
+};
+
+struct pcn_revoke {
+	struct remote_context *ctx;
+	unsigned int n, max, ndata;
+	struct pcn_kmsg_wait wait[POPCORN_MAX_NODES];
+	struct pcn_revoke_page page[];
+};
+
+struct pcn_revoke *pcn_revoke_alloc(struct remote_context *ctx,
+				    unsigned int max);
+void pcn_revoke_free(struct pcn_revoke *r);
+void pcn_revoke_reset(struct pcn_revoke *r);
+bool pcn_revoke_add(struct pcn_revoke *r, unsigned long addr,
+		    unsigned long holders, int data_nid, void *data);
+void pcn_revoke_run(struct pcn_revoke *r);
 
 /* page_server.c / page_client.c: the two halves of the fault hook. */
 vm_fault_t pcn_origin_fault(struct remote_context *ctx,

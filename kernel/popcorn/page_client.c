@@ -483,40 +483,38 @@ static void pcn_inval_record(struct remote_context *ctx, unsigned long idx,
 	xa_unlock(&ctx->pages);
 }
 
-static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
+/*
+ * Drop this node's copy of the page of entry @e, into @data when its
+ * data is wanted.  Returns the answer's word for it.
+ */
+static u64 pcn_inval_page(struct remote_context *ctx,
+			  const struct pcn_page_inval_entry *e, void *data)
 {
-	struct pcn_page_inval *req = (struct pcn_page_inval *)msg;
-	unsigned long addr = req->addr & PAGE_MASK;
+	unsigned long addr = e->addr & PAGE_MASK;
 	unsigned long idx = addr >> PAGE_SHIFT;
+	bool want = e->addr & PCN_INVAL_WANT_DATA;
 	struct pcn_fault *taken = NULL;
-	struct pcn_page_inval_ack *ack;
-	struct remote_context *ctx;
 	struct vm_area_struct *vma;
 	u64 t0 = ktime_get_ns();
 	struct mm_struct *mm;
 	bool had = false;
 
-	ack = kzalloc(sizeof(*ack), GFP_KERNEL);
-	if (!ack) {
-		pcn_kmsg_done(msg);
-		return;
-	}
-	ctx = pcn_remote_context_get(nid, req->ctx_id);
-	if (!ctx || req->addr >= TASK_SIZE_MAX || req->version >= LONG_MAX ||
-	    req->grant >= LONG_MAX || req->grant >= req->version)
-		goto reply;
+	if ((e->addr & ~PAGE_MASK & ~PCN_INVAL_WANT_DATA) ||
+	    addr >= TASK_SIZE_MAX || e->version >= LONG_MAX ||
+	    e->grant >= LONG_MAX || e->grant >= e->version)
+		return addr | PCN_INVAL_REFUSED;
 	/*
 	 * The writer's grant came before this: let it arrive.  If it does
 	 * not, change nothing: the origin keeps this node as the writer and
 	 * asks again, and the grant, once here, is not dropped as stale.
 	 */
-	if (req->grant &&
-	    !wait_event_timeout(ctx->wq, pcn_grant_in(ctx, idx, req->grant),
+	if (e->grant &&
+	    !wait_event_timeout(ctx->wq, pcn_grant_in(ctx, idx, e->grant),
 				PCN_PAGE_TIMEOUT))
-		goto reply;
+		return addr;
 	/* Late (the origin gave up on it): a newer grant stays. */
-	if (pcn_grant_in(ctx, idx, req->version + 1))
-		goto reply;
+	if (pcn_grant_in(ctx, idx, e->version + 1))
+		return addr;
 	/*
 	 * An install in progress ends first (its thread waits for nothing
 	 * but memory); an answer not installed yet is taken over here.
@@ -525,41 +523,82 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 		wait_event_timeout(ctx->wq,
 				   pcn_fault_state(ctx, idx) != PCN_F_INSTALLING,
 				   PCN_PAGE_TIMEOUT);
-		taken = pcn_fault_take(ctx, idx, req->version);
+		taken = pcn_fault_take(ctx, idx, e->version);
 		if (taken || pcn_fault_state(ctx, idx) != PCN_F_INSTALLING)
 			break;
 	}
-	pcn_inval_record(ctx, idx, req->version);
+	pcn_inval_record(ctx, idx, e->version);
 	mm = ctx->mm;
 	if (mmget_not_zero(mm)) {
 		mmap_read_lock(mm);
 		vma = vma_lookup(mm, addr);
 		if (vma && pcn_vma_distributable(vma))
 			had = !pcn_take_pte(vma, addr,
-					    req->want_data && !taken ?
-					    ack->data : NULL, true);
+					    want && !taken ? data : NULL, true);
 		mmap_read_unlock(mm);
 		mmput(mm);
 	}
 	if (taken) {
-		if (req->want_data)
-			memcpy(ack->data, taken->grant->data, PAGE_SIZE);
+		if (want)
+			memcpy(data, taken->grant->data, PAGE_SIZE);
 		had = true;
 		complete_all(&taken->done);
 		wake_up_all(&ctx->wq);
 		pcn_fault_put(taken);
 	}
 	pcn_fault_account(PCN_FAULT_INVALIDATION, ktime_get_ns() - t0);
-reply:
+	return addr | (had && want ? PCN_INVAL_HAS_DATA : 0);
+}
+
+/*
+ * The origin takes back copies (PAGE_INVALIDATE): each entry in turn,
+ * the data of those that want it packed after the answer's words.
+ */
+static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_page_inval *req = (struct pcn_page_inval *)msg;
+	struct pcn_page_inval_ack *ack, refused = {};
+	struct remote_context *ctx = NULL;
+	unsigned int i, want = 0, used = 0;
+	u8 *data;
+	u64 w;
+
+	/* The size and the count agree, with no more data than fits. */
+	if (msg->size != PCN_INVAL_SIZE(req->n) || !req->n)
+		goto refuse;
+	for (i = 0; i < req->n; i++)
+		want += !!(req->page[i].addr & PCN_INVAL_WANT_DATA);
+	if (want > PCN_INVAL_DATA_MAX)
+		goto refuse;
+	ack = kvzalloc(PCN_INVAL_ACK_SIZE(req->n, want), GFP_KERNEL);
+	if (!ack)
+		goto refuse;
+	data = (u8 *)&ack->page[req->n];
+	ctx = pcn_remote_context_get(nid, req->ctx_id);
+	for (i = 0; i < req->n; i++) {
+		/* No context here: this node holds none of its pages. */
+		w = ctx ? pcn_inval_page(ctx, &req->page[i],
+					 data + used * PAGE_SIZE) :
+			  req->page[i].addr & PAGE_MASK;
+		used += !!(w & PCN_INVAL_HAS_DATA);
+		ack->page[i] = w;
+	}
 	if (ctx)
 		pcn_context_put(ctx);
 	ack->hdr.type = PCN_KMSG_TYPE_PAGE_INVALIDATED;
 	ack->ctx_id = req->ctx_id;
-	ack->addr = req->addr;
-	ack->has_data = had && req->want_data;
-	pcn_kmsg_reply(nid, msg, ack,
-		       ack->has_data ? sizeof(*ack) : PCN_ACK_HDR);
-	kfree(ack);
+	ack->n = req->n;
+	pcn_kmsg_reply(nid, msg, ack, PCN_INVAL_ACK_SIZE(req->n, used));
+	kvfree(ack);
+	pcn_kmsg_done(msg);
+	return;
+refuse:
+	/* An answer the origin takes as a failure of every entry. */
+	pr_warn_ratelimited("invalidation from node %d refused: %u entries in %u bytes\n",
+			    nid, req->n, msg->size);
+	refused.hdr.type = PCN_KMSG_TYPE_PAGE_INVALIDATED;
+	refused.ctx_id = req->ctx_id;
+	pcn_kmsg_reply(nid, msg, &refused, sizeof(refused));
 	pcn_kmsg_done(msg);
 }
 
@@ -568,14 +607,16 @@ static int __init pcn_page_client_init(void)
 	int ret;
 
 	BUILD_BUG_ON(PCN_GRANT_SIZE_MAX > PCN_KMSG_MAX_SIZE);
+	BUILD_BUG_ON(PCN_INVAL_ACK_SIZE(PCN_INVAL_MAX, PCN_INVAL_DATA_MAX) >
+		     PCN_KMSG_MAX_SIZE);
 	ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_PAGE_GRANT,
 					 "page_grant", PCN_GRANT_HDR,
 					 PCN_GRANT_SIZE_MAX);
 	if (!ret)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_PAGE_INVALIDATE,
 						"page_invalidate",
-						sizeof(struct pcn_page_inval),
-						sizeof(struct pcn_page_inval),
+						PCN_INVAL_SIZE(1),
+						PCN_INVAL_SIZE(PCN_INVAL_MAX),
 						pcn_handle_page_invalidate);
 	return ret;
 }

@@ -109,72 +109,30 @@ static bool pcn_page_owned(struct remote_context *ctx, unsigned long idx)
 }
 
 /*
- * Ask @nid to drop its copy of @addr, and to send its data when
- * @want_data.  Called by the owner of the page's fault handle.
- */
-static int pcn_revoke(struct remote_context *ctx, int nid, unsigned long addr,
-		      bool want_data, void *buf)
-{
-	unsigned long idx = addr >> PAGE_SHIFT;
-	struct pcn_page_inval req = {
-		.hdr.type = PCN_KMSG_TYPE_PAGE_INVALIDATE,
-		.ctx_id = ctx->id,
-		.want_data = want_data,
-		.addr = addr,
-	};
-	struct pcn_page_inval_ack *ack;
-	struct pcn_kmsg_hdr *resp;
-	void *e = xa_load(&ctx->pages, idx);
-	void *g = xa_load(&ctx->grants, idx);
-	u64 t0 = ktime_get_ns();
-	int ret;
-
-	if (e && (xa_to_value(e) & PCN_PG_WRITER) && g)
-		req.grant = xa_to_value(g);
-	req.version = atomic64_inc_return(&ctx->version);
-	ret = pcn_kmsg_request(nid, &req, sizeof(req),
-			       PCN_KMSG_TYPE_PAGE_INVALIDATED,
-			       PCN_PAGE_TIMEOUT, &resp);
-	if (ret)
-		goto out;
-	ack = (struct pcn_page_inval_ack *)resp;
-	if (ack->ctx_id != ctx->id || ack->addr != addr)
-		ret = -EPROTO;
-	else if (want_data && (!ack->has_data ||
-			       resp->size != sizeof(*ack)))
-		ret = -ENODATA;
-	else if (want_data)
-		memcpy(buf, ack->data, PAGE_SIZE);
-	pcn_kmsg_done(resp);
-	pcn_fault_account(PCN_FAULT_INVALIDATION, ktime_get_ns() - t0);
-out:
-	trace_pcn_page_revoke(ctx->tgid, nid, addr, want_data, ret,
-			      ktime_get_ns() - t0);
-	return ret;
-}
-
-/*
  * Invalidate the read copies of every holder in @v but the origin and
- * @except.  A node that is offline has lost its copy; any other failure
- * leaves a copy that may still be mapped: -EIO.
+ * @except (-1 for none), all at once.  A node that is offline has lost
+ * its copy; any other failure leaves a copy that may still be mapped:
+ * -EIO.
  */
 static int pcn_revoke_readers(struct remote_context *ctx, unsigned long v,
 			      unsigned long addr, int except)
 {
-	int nid, ret, err = 0;
+	struct pcn_revoke *r;
+	int ret;
 
 	v &= PCN_PG_HOLDERS & ~pcn_me();
-	for_each_set_bit(nid, &v, POPCORN_MAX_NODES) {
-		if (nid == except)
-			continue;
-		ret = pcn_revoke(ctx, nid, addr, false, NULL);
-		if (ret && pcn_node_online(nid)) {
-			pr_warn_ratelimited("page %lx of process %d: node %d did not drop its copy: %d\n",
-					    addr, ctx->tgid, nid, ret);
-			err = -EIO;
-		}
-	}
-	return err;
+	if (except >= 0)
+		v &= ~BIT(except);
+	if (!v)
+		return 0;
+	r = pcn_revoke_alloc(ctx, 1);
+	if (!r)
+		return -ENOMEM;
+	pcn_revoke_add(r, addr, v, -1, NULL);
+	pcn_revoke_run(r);
+	ret = r->page[0].error;
+	pcn_revoke_free(r);
+	return ret;
 }
 
 static int pcn_dir_set(struct remote_context *ctx, unsigned long idx,
@@ -188,25 +146,16 @@ static int pcn_dir_set(struct remote_context *ctx, unsigned long idx,
 }
 
 /*
- * Bring the page of a remote writer back to the origin: its copy is
- * dropped and the data mapped here.  The origin is then its only holder.
+ * The data of a remote writer's page, taken back in @buf, is the
+ * origin's again: mapped here, and the origin its only holder.
  */
-static int pcn_pull_writer(struct remote_context *ctx,
+static int pcn_writer_home(struct remote_context *ctx,
 			   struct vm_area_struct *vma, unsigned long addr,
-			   unsigned long v, void *buf)
+			   void *buf)
 {
 	unsigned long idx = addr >> PAGE_SHIFT;
 	vm_fault_t fault;
-	int ret;
 
-	ret = pcn_revoke(ctx, __ffs(v & PCN_PG_HOLDERS), addr, true, buf);
-	if (ret) {
-		/* An exiting process may find its remote copies gone first. */
-		if (!(current->flags & PF_EXITING))
-			pr_warn_ratelimited("page %lx of process %d lost: %d\n",
-					    addr, ctx->tgid, ret);
-		return -EIO;
-	}
 	xa_erase(&ctx->pages, idx);
 	xa_erase(&ctx->grants, idx);
 	if (!vma || !pcn_vma_distributable(vma))
@@ -214,6 +163,26 @@ static int pcn_pull_writer(struct remote_context *ctx,
 	/* Nothing of it may be mapped here (no fault-around): no PTE. */
 	fault = pcn_install_page(vma, addr, buf, true, NULL, 0);
 	return fault & VM_FAULT_OOM ? -ENOMEM : 0;
+}
+
+/*
+ * Bring the page of a remote writer back to the origin: its copy is
+ * dropped and the data mapped here.  The origin is then its only holder.
+ */
+static int pcn_pull_writer(struct remote_context *ctx,
+			   struct vm_area_struct *vma, unsigned long addr,
+			   unsigned long v, void *buf)
+{
+	struct pcn_revoke *r = pcn_revoke_alloc(ctx, 1);
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	pcn_revoke_add(r, addr, 0, __ffs(v & PCN_PG_HOLDERS), buf);
+	pcn_revoke_run(r);
+	ret = r->page[0].error;
+	pcn_revoke_free(r);
+	return ret ? ret : pcn_writer_home(ctx, vma, addr, buf);
 }
 
 /*
@@ -472,21 +441,61 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	return ret ? ret : VM_FAULT_NOPAGE;
 }
 
+/* A batch of __pcn_pages_reclaim(): the handles it owns, the data. */
+struct pcn_reclaim {
+	struct pcn_fault *f[PCN_INVAL_MAX];
+	u8 data[PCN_INVAL_DATA_MAX][PAGE_SIZE];
+};
+
+/*
+ * Add page @idx, whose handle @f is owned, to @r: only if a remote
+ * writes it when @writers_only.  Returns 1 when added, 0 when there is
+ * nothing to take back, -ENOSPC when @r is full.
+ */
+static int pcn_reclaim_add(struct remote_context *ctx, struct pcn_revoke *r,
+			   struct pcn_reclaim *w, unsigned long idx,
+			   struct pcn_fault *f, bool writers_only)
+{
+	unsigned long addr = idx << PAGE_SHIFT, v;
+	void *e = xa_load(&ctx->pages, idx);
+	bool added;
+
+	v = e ? xa_to_value(e) : pcn_me();
+	if (!(v & pcn_me()))
+		added = pcn_revoke_add(r, addr, 0, __ffs(v & PCN_PG_HOLDERS),
+				       w->data[r->ndata]);
+	else if (v != pcn_me() && !writers_only)
+		added = pcn_revoke_add(r, addr, v, -1, NULL);
+	else
+		return 0;
+	if (!added)
+		return -ENOSPC;
+	w->f[r->n - 1] = f;
+	return 1;
+}
+
 /*
  * Take back the remote copies of the pages in [start, end): only those a
- * remote writes when @writers_only.  Returns how many came home, and in
- * *@kept how many pages a remote writer still holds (it could not give
- * its data back).
+ * remote writes when @writers_only.  Up to PCN_INVAL_MAX pages at a time
+ * go in one revocation, every holder asked at once.  The first page of
+ * a batch is waited for if busy; a later busy one ends the batch and
+ * starts the next, so that no handle is waited for while others are
+ * held.  Returns how many came home, and in *@kept how many pages a
+ * remote writer still holds (it could not give its data back).
  */
 static int __pcn_pages_reclaim(struct remote_context *ctx,
 			       unsigned long start, unsigned long end,
 			       bool writers_only, int *kept)
 {
-	unsigned long first = start >> PAGE_SHIFT, last, idx, v;
+	unsigned long first = start >> PAGE_SHIFT, last, idx;
 	struct mm_struct *mm = ctx->mm;
+	struct pcn_revoke_page *p;
+	struct pcn_reclaim *w;
+	struct pcn_revoke *r;
 	struct pcn_fault *f;
-	void *e, *buf;
-	int ret = 0, n = 0;
+	int ret = 0, n = 0, added;
+	unsigned int i;
+	bool more;
 
 	if (end <= start)
 		return 0;
@@ -494,36 +503,57 @@ static int __pcn_pages_reclaim(struct remote_context *ctx,
 	idx = first;
 	if (!xa_find(&ctx->pages, &idx, last, XA_PRESENT))
 		return 0;
-	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	r = pcn_revoke_alloc(ctx, PCN_INVAL_MAX);
+	w = kvmalloc(sizeof(*w), GFP_KERNEL);
+	if (!r || !w) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
 	mmap_read_lock(mm);
-	xa_for_each_range(&ctx->pages, idx, e, first, last) {
-		unsigned long addr = idx << PAGE_SHIFT;
-
-		f = pcn_page_lock(ctx, idx, true);
-		if (IS_ERR(f)) {
-			ret = PTR_ERR(f);
+	more = true;
+	while (more) {
+		pcn_revoke_reset(r);
+		for (;;) {
+			f = pcn_page_lock(ctx, idx, !r->n);
+			if (IS_ERR(f)) {
+				if (!r->n)
+					ret = PTR_ERR(f);
+				break;		/* busy: first of the next batch */
+			}
+			added = pcn_reclaim_add(ctx, r, w, idx, f, writers_only);
+			if (added <= 0)
+				pcn_page_unlock(ctx, idx, f);
+			if (added < 0)
+				break;		/* full: first of the next batch */
+			if (++idx > last ||
+			    !xa_find(&ctx->pages, &idx, last, XA_PRESENT)) {
+				more = false;
+				break;
+			}
+		}
+		if (ret)
 			break;
-		}
-		e = xa_load(&ctx->pages, idx);
-		v = e ? xa_to_value(e) : pcn_me();
-		/* A writer that cannot give its data back keeps the entry. */
-		if (!(v & pcn_me())) {
-			if (!pcn_pull_writer(ctx, vma_lookup(mm, addr), addr, v,
-					     buf))
+		pcn_revoke_run(r);
+		for (i = 0; i < r->n; i++) {
+			p = &r->page[i];
+			if (p->data_nid >= 0) {
+				if (!p->error &&
+				    !pcn_writer_home(ctx, vma_lookup(mm, p->addr),
+						     p->addr, p->data))
+					n++;
+				else
+					(*kept)++;
+			} else if (!p->error) {
+				xa_erase(&ctx->pages, p->addr >> PAGE_SHIFT);
 				n++;
-			else
-				(*kept)++;
-		} else if (v != pcn_me() && !writers_only &&
-			   !pcn_revoke_readers(ctx, v, addr, -1)) {
-			xa_erase(&ctx->pages, idx);
-			n++;
+			}
+			pcn_page_unlock(ctx, p->addr >> PAGE_SHIFT, w->f[i]);
 		}
-		pcn_page_unlock(ctx, idx, f);
 	}
 	mmap_read_unlock(mm);
-	kfree(buf);
+out_free:
+	kvfree(w);
+	pcn_revoke_free(r);
 	return ret ? ret : n;
 }
 
@@ -587,8 +617,10 @@ static int __init pcn_page_server_init(void)
 					pcn_handle_page_request);
 	if (!ret)
 		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_PAGE_INVALIDATED,
-						 "page_invalidated", PCN_ACK_HDR,
-						 sizeof(struct pcn_page_inval_ack));
+						 "page_invalidated",
+						 PCN_INVAL_ACK_SIZE(0, 0),
+						 PCN_INVAL_ACK_SIZE(PCN_INVAL_MAX,
+								    PCN_INVAL_DATA_MAX));
 	return ret;
 }
 late_initcall(pcn_page_server_init);

@@ -18,14 +18,6 @@
 
 #include "kmsg_internal.h"
 
-struct pcn_kmsg_wait {
-	struct completion done;
-	int nid;
-	u16 resp_type;
-	int error;
-	struct pcn_kmsg_hdr *resp;
-};
-
 /*
  * Wait ids start at 1: 0 in a header means "no wait".  They are handed
  * out cyclically, from a random start, so that a late response (after a
@@ -35,66 +27,128 @@ struct pcn_kmsg_wait {
 static DEFINE_XARRAY_ALLOC1(pcn_waits);
 static u32 pcn_wait_next;
 
-static int __pcn_kmsg_request(int nid, void *req, size_t size,
-			      enum pcn_kmsg_type resp_type,
-			      unsigned long timeout, bool killable,
-			      struct pcn_kmsg_hdr **resp)
+/**
+ * pcn_kmsg_request_begin() - send a request without waiting for it
+ * @w: the wait, owned by the caller until pcn_kmsg_request_end()
+ * @nid: destination node
+ * @req: the request; its header's wait_id is set here, the rest is the
+ *	caller's (it is sent as a copy and may be reused at once)
+ * @size: bytes of @req
+ * @resp_type: the response type to accept
+ *
+ * Requests to several nodes can so be in flight at once, then ended one
+ * after the other.  Every call must be paired with
+ * pcn_kmsg_request_end(), also when it fails.  May sleep.
+ *
+ * Return: 0, or the error that pcn_kmsg_request_end() will return.
+ */
+int pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid, void *req,
+			   size_t size, enum pcn_kmsg_type resp_type)
 {
 	struct pcn_kmsg_hdr *hdr = req;
-	struct pcn_kmsg_wait w = {
-		.nid = nid,
-		.resp_type = resp_type,
-	};
-	u32 id;
 	int ret;
 
-	*resp = NULL;
-	if (!pcn_nid_valid(nid))
-		return -EINVAL;
-	init_completion(&w.done);
-	ret = xa_alloc_cyclic(&pcn_waits, &id, &w, xa_limit_32b,
+	init_completion(&w->done);
+	w->nid = nid;
+	w->resp_type = resp_type;
+	w->error = 0;
+	w->id = 0;
+	w->resp = NULL;
+	if (!pcn_nid_valid(nid)) {
+		w->error = -EINVAL;
+		return w->error;
+	}
+	ret = xa_alloc_cyclic(&pcn_waits, &w->id, w, xa_limit_32b,
 			      &pcn_wait_next, GFP_KERNEL);
-	if (ret < 0)
+	if (ret < 0) {
+		w->id = 0;
+		w->error = ret;
 		return ret;
-	hdr->wait_id = id;
-
+	}
+	hdr->wait_id = w->id;
 	/*
 	 * The wait is registered before the online check inside the send:
 	 * a node going offline after it is caught by pcn_kmsg_fail_waits().
 	 */
 	ret = pcn_kmsg_send(nid, req, size);
-	if (!ret && killable) {
-		if (wait_for_completion_killable(&w.done))
+	if (ret) {
+		xa_erase(&pcn_waits, w->id);
+		w->id = 0;
+		w->error = ret;
+	}
+	return ret;
+}
+
+/*
+ * Wait for @w's response until jiffies @deadline (killable instead,
+ * without a deadline, when @killable), then unregister it.
+ */
+static int __pcn_kmsg_request_end(struct pcn_kmsg_wait *w,
+				  unsigned long deadline, bool killable,
+				  struct pcn_kmsg_hdr **resp)
+{
+	long left;
+	int ret = 0;
+
+	*resp = NULL;
+	if (!w->id)
+		return w->error;
+	if (killable) {
+		if (wait_for_completion_killable(&w->done))
 			ret = -EINTR;
-	} else if (!ret && !wait_for_completion_timeout(&w.done, timeout)) {
-		ret = -ETIMEDOUT;
+	} else {
+		left = (long)(deadline - jiffies);
+		if (left <= 0 || !wait_for_completion_timeout(&w->done, left))
+			ret = -ETIMEDOUT;
 	}
 
 	/* A response may race with the timeout: take it under the lock. */
 	xa_lock(&pcn_waits);
-	__xa_erase(&pcn_waits, id);
+	__xa_erase(&pcn_waits, w->id);
 	xa_unlock(&pcn_waits);
+	w->id = 0;
 
-	if (w.resp) {
-		*resp = w.resp;
+	if (w->resp) {
+		*resp = w->resp;
 		return 0;
 	}
-	return ret ? ret : w.error;
+	return w->error ? w->error : ret;
+}
+
+/**
+ * pcn_kmsg_request_end() - wait for a request begun with
+ *	pcn_kmsg_request_begin()
+ * @w: its wait
+ * @deadline: in jiffies; a response not in by then is -ETIMEDOUT
+ * @resp: set to the response on success (release it with
+ *	pcn_kmsg_done())
+ *
+ * Return: as pcn_kmsg_request().
+ */
+int pcn_kmsg_request_end(struct pcn_kmsg_wait *w, unsigned long deadline,
+			 struct pcn_kmsg_hdr **resp)
+{
+	return __pcn_kmsg_request_end(w, deadline, false, resp);
 }
 
 int pcn_kmsg_request(int nid, void *req, size_t size,
 		     enum pcn_kmsg_type resp_type, unsigned long timeout,
 		     struct pcn_kmsg_hdr **resp)
 {
-	return __pcn_kmsg_request(nid, req, size, resp_type, timeout, false,
-				  resp);
+	struct pcn_kmsg_wait w;
+
+	pcn_kmsg_request_begin(&w, nid, req, size, resp_type);
+	return __pcn_kmsg_request_end(&w, jiffies + timeout, false, resp);
 }
 
 int pcn_kmsg_request_killable(int nid, void *req, size_t size,
 			      enum pcn_kmsg_type resp_type,
 			      struct pcn_kmsg_hdr **resp)
 {
-	return __pcn_kmsg_request(nid, req, size, resp_type, 0, true, resp);
+	struct pcn_kmsg_wait w;
+
+	pcn_kmsg_request_begin(&w, nid, req, size, resp_type);
+	return __pcn_kmsg_request_end(&w, 0, true, resp);
 }
 
 /* Hand @msg to the wait it answers; -ENOENT when there is none. */

@@ -50,6 +50,13 @@ if [ "$nid" = 0 ]; then
 	msgs=$(awk '$3 == "free_remote_written_msgs" { print int($7) }' /tmp/bench.out)
 	[ -n "$msgs" ] && [ "$msgs" -le $((pages / 8)) ]
 	tap $? "freeing $((pages / 256)) MiB a remote wrote: ${msgs:-?} messages for $pages pages"
+	# Taking back with MADV_RELEASE what a remote wrote (the data comes
+	# home) or read: batched, at most one message per 8 pages.
+	for f in release_remote_written release_remote_read; do
+		msgs=$(awk -v f="${f}_msgs" '$3 == f { print int($7) }' /tmp/bench.out)
+		[ -n "$msgs" ] && [ "$msgs" -le $((pages / 8)) ]
+		tap $? "$f: ${msgs:-?} messages for $pages pages"
+	done
 	# Prefetch: a sequential read at the remote with it is faster than
 	# without (make bench's target is 3x; here, a margin for noise).
 	on=$(awk '$3 == "seq_read_remote" { print $7 }' /tmp/bench.out)
@@ -70,7 +77,9 @@ if [ "$nid" = 0 ]; then
 		 fault_origin_remote_owned seq_read_remote \
 		 seq_read_remote_noprefetch rand_read_remote \
 		 rand_read_remote_noprefetch free_remote_written \
-		 free_remote_written_msgs migrate_rtt_small migrate_rtt_big; do
+		 free_remote_written_msgs release_remote_written \
+		 release_remote_written_msgs release_remote_read \
+		 release_remote_read_msgs migrate_rtt_small migrate_rtt_big; do
 		sane $f
 		tap $? "figure $f: samples, mean > 0, p50 <= p99"
 	done

@@ -18,6 +18,8 @@ if [ "$nid" = 0 ]; then
 	tap $? "/proc/popcorn_stat counts VMA drops sent to other nodes (vma_drop $(stat_type vma_drop sent))"
 	/bin/test_vma fork
 	tap $? "test_vma fork exited 0"
+	/bin/test_vma batch
+	tap $? "test_vma batch exited 0"
 	/bin/test_vma segv-munmap
 	rc=$?
 	[ $rc -eq 139 ]

@@ -28,6 +28,10 @@
  *                             (ns) and the messages it cost (msgs:
  *                             all messages this node sent meanwhile, from
  *                             /proc/popcorn_stat)
+ *   release_remote_written    madvise(MADV_RELEASE) at the origin of a
+ *                             buffer NID wrote: its data comes home (ns,
+ *                             and msgs as above)
+ *   release_remote_read       the same of a buffer NID read (read copies)
  *
  * and ROUNDS migration round trips (there and back, ns) with a small
  * working set (migrate_rtt_small) and with BIG_MIB MiB touched at the
@@ -212,10 +216,31 @@ static char *read_remote(size_t pages, const size_t *perm, int write,
 	return p;
 }
 
+/*
+ * madvise(MADV_RELEASE) of @p at the origin, timed into @t, with the
+ * messages it cost into @msgs; then @p is unmapped.
+ */
+static void release(char *p, size_t len, struct samples *t,
+		    struct samples *msgs)
+{
+	long before = stat_sent("total");
+	uint64_t t0 = now_ns();
+
+	if (madvise(p, len, MADV_RELEASE)) {
+		perror("bench_fault: MADV_RELEASE");
+		exit(1);
+	}
+	samples_add(t, now_ns() - t0);
+	if (before >= 0)
+		samples_add(msgs, stat_sent("total") - before);
+	munmap(p, len);
+}
+
 static void rounds(size_t seq_mib, int n, int prefetch)
 {
 	size_t len = seq_mib << 20, pages = len / PAGE, i, j, tmp;
 	struct samples rate, rate_off, rnd, rnd_off, freed, msgs;
+	struct samples rel_w, rel_w_msgs, rel_r, rel_r_msgs;
 	size_t *perm = calloc(pages, sizeof(*perm));
 	long before;
 	double mbs;
@@ -240,6 +265,10 @@ static void rounds(size_t seq_mib, int n, int prefetch)
 	samples_init(&rnd_off, n);
 	samples_init(&freed, n);
 	samples_init(&msgs, n);
+	samples_init(&rel_w, n);
+	samples_init(&rel_w_msgs, n);
+	samples_init(&rel_r, n);
+	samples_init(&rel_r_msgs, n);
 	for (r = 0; r < n; r++) {
 		set_prefetch(0);
 		munmap(read_remote(pages, NULL, 0, &mbs), len);
@@ -258,6 +287,11 @@ static void rounds(size_t seq_mib, int n, int prefetch)
 		samples_add(&freed, now_ns() - t);
 		if (before >= 0)
 			samples_add(&msgs, stat_sent("total") - before);
+		/* Take back what NID wrote, then what it read. */
+		p = read_remote(pages, NULL, 1, &mbs);
+		release(p, len, &rel_w, &rel_w_msgs);
+		p = read_remote(pages, NULL, 0, &mbs);
+		release(p, len, &rel_r, &rel_r_msgs);
 	}
 	samples_print(&rate, "seq_read_remote", "MB/s");
 	samples_print(&rate_off, "seq_read_remote_noprefetch", "MB/s");
@@ -266,6 +300,10 @@ static void rounds(size_t seq_mib, int n, int prefetch)
 	free(perm);
 	samples_print(&freed, "free_remote_written", "ns");
 	samples_print(&msgs, "free_remote_written_msgs", "msgs");
+	samples_print(&rel_w, "release_remote_written", "ns");
+	samples_print(&rel_w_msgs, "release_remote_written_msgs", "msgs");
+	samples_print(&rel_r, "release_remote_read", "ns");
+	samples_print(&rel_r_msgs, "release_remote_read_msgs", "msgs");
 }
 
 static void migrations(int n, size_t big_mib)

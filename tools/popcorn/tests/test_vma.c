@@ -10,6 +10,10 @@
  *   test_vma fork            fork() while node 1 writes a page: the child
  *                            sees the data, keeps its own copy, execs;
  *                            /proc/self/mem reads a page node 1 owns
+ *   test_vma batch           MADV_RELEASE and fork of BATCH_PAGES pages that
+ *                            nodes 1 and 2 hold in every way (writer,
+ *                            reader, both readers): all data right, and
+ *                            at most one invalidation per 8 pages
  *   test_vma segv-munmap     a thread at node 1 touches a range the origin
  *                            unmapped: the process dies of SIGSEGV
  *   test_vma segv-mprotect   a thread at node 2 writes a range a thread at
@@ -259,21 +263,34 @@ static long holders(volatile char *p, char *mode)
 	return ret;
 }
 
-/* A "fault KIND COUNT MEAN" line of /proc/popcorn_stat: COUNT. */
-static long fault_count(const char *kind)
+/*
+ * The first number of the line of /proc/popcorn_stat that starts with
+ * @name, after @word when it is not NULL: "fault KIND COUNT MEAN" gives
+ * COUNT, "TYPE SENT SENT_BYTES RECV RECV_BYTES" SENT.
+ */
+static long stat_value(const char *word, const char *name)
 {
 	FILE *f = fopen("/proc/popcorn_stat", "r");
-	char line[256], k[64];
+	char line[256], a[64], b[64];
 	long n, ret = -1;
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "fault %63s %ld", k, &n) == 2 &&
-		    !strcmp(k, kind))
+	while (fgets(line, sizeof(line), f)) {
+		if (word && sscanf(line, "%63s %63s %ld", a, b, &n) == 3 &&
+		    !strcmp(a, word) && !strcmp(b, name))
 			ret = n;
+		if (!word && sscanf(line, "%63s %ld", a, &n) == 2 &&
+		    !strcmp(a, name))
+			ret = n;
+	}
 	fclose(f);
 	return ret;
+}
+
+static long fault_count(const char *kind)
+{
+	return stat_value("fault", kind);
 }
 
 static void release(void)
@@ -394,6 +411,150 @@ static void fork_and_mem(void)
 		  h, mode, word);
 }
 
+/* ---- batched revocation ---------------------------------------------------- */
+
+/*
+ * More pages than one invalidation names (256) and far more than one
+ * answer carries data of (15): node 1 writes the first third, node 2
+ * reads from the middle on (taking back node 1's first data), node 1
+ * reads the last third too, so there are pages with a remote writer,
+ * pages with one reader and pages with two.
+ */
+#define BATCH_PAGES	600
+
+static volatile char *many;
+
+static long word_of(size_t i, int round)
+{
+	return (long)i * 7919 + round * 104729 + 1;
+}
+
+static void write_many(size_t from, size_t to, int round)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		*(volatile long *)(many + i * PAGE + (i % 8) * 512) =
+			word_of(i, round);
+}
+
+/* How many of [from, to) do not hold the word of @round. */
+static long check_many(size_t from, size_t to, int round)
+{
+	long bad = 0;
+	size_t i;
+
+	for (i = from; i < to; i++)
+		bad += *(volatile long *)(many + i * PAGE + (i % 8) * 512) !=
+		       word_of(i, round);
+	return bad;
+}
+
+static void job_map_many(void)
+{
+	many = mmap(NULL, BATCH_PAGES * PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	result = many != MAP_FAILED;
+	if (result)
+		write_many(0, BATCH_PAGES, 0);
+}
+static void job_write_first_third(void)
+{
+	write_many(0, BATCH_PAGES / 3, 1);
+	result = 1;
+}
+static void job_read_middle_on(void)
+{
+	result = check_many(BATCH_PAGES / 3, BATCH_PAGES, 0) +
+		 check_many(BATCH_PAGES / 6, BATCH_PAGES / 3, 1);
+}
+static void job_read_last_third(void)
+{
+	result = check_many(2 * BATCH_PAGES / 3, BATCH_PAGES, 0);
+}
+static void job_write_all(void)
+{
+	write_many(0, BATCH_PAGES, 2);
+	result = 1;
+}
+static void job_read_all_2(void) { result = check_many(0, BATCH_PAGES, 2); }
+static void job_release_all(void)
+{
+	result = madvise((void *)many, BATCH_PAGES * PAGE, MADV_RELEASE);
+}
+
+static long sent_of(const char *type)
+{
+	return stat_value(NULL, type);
+}
+
+/* Directory entries of the origin for [@p, @p + @pages pages). */
+static long entries_in(volatile char *p, size_t pages)
+{
+	FILE *f = fopen("/sys/kernel/debug/popcorn/pages", "r");
+	unsigned long addr, mask, lo = (unsigned long)p;
+	long n = 0;
+	char m;
+	int pid;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%d %lx %lx %c", &pid, &addr, &mask, &m) == 4)
+		n += pid == getpid() && addr >= lo && addr < lo + pages * PAGE;
+	fclose(f);
+	return n;
+}
+
+static void batch(void)
+{
+	long sent, released, n;
+	pid_t pid;
+	int st;
+
+	step(0, job_map_many, 1, "mmap 600 pages at the origin, written there");
+	step(1, job_write_first_third, 1, "node 1 writes the first third");
+	step(2, job_read_middle_on, 0, "node 2 reads from the middle on");
+	step(1, job_read_last_third, 0, "node 1 reads the last third");
+	n = entries_in(many, BATCH_PAGES);
+	tap_check(n >= BATCH_PAGES / 2,
+		  "batch: %ld of the pages are held at a remote", n);
+	sent = sent_of("page_invalidate");
+	released = fault_count("release");
+	on(0, job_release_all);
+	sent = sent_of("page_invalidate") - sent;
+	tap_check(!result, "batch: MADV_RELEASE of 600 pages at the origin (%ld)",
+		  (long)result);
+	n = entries_in(many, BATCH_PAGES);
+	tap_check(n == 0, "batch: every page is home (%ld entries left)", n);
+	tap_check(fault_count("release") - released >= BATCH_PAGES / 2,
+		  "batch: /proc/popcorn_stat counts the pages released (%ld)",
+		  fault_count("release") - released);
+	tap_check(sent >= 1 && sent <= BATCH_PAGES / 8,
+		  "batch: %ld invalidation messages for %d pages (at most 1 in 8)",
+		  sent, BATCH_PAGES);
+	n = check_many(0, BATCH_PAGES / 6, 1) +
+	    check_many(BATCH_PAGES / 6, BATCH_PAGES / 3, 1) +
+	    check_many(BATCH_PAGES / 3, BATCH_PAGES, 0);
+	tap_check(n == 0, "batch: the origin reads every page's data (%ld wrong)",
+		  n);
+
+	/* fork takes back what a remote writes: the child sees it all. */
+	step(1, job_write_all, 1, "node 1 writes all 600 pages");
+	sent = sent_of("page_invalidate");
+	pid = fork();
+	if (!pid)
+		_exit(check_many(0, BATCH_PAGES, 2) ? 1 : 44);
+	sent = sent_of("page_invalidate") - sent;
+	st = child_status(pid);
+	tap_check(st == 44, "batch: the child of fork reads node 1's 600 pages (status %d)",
+		  st);
+	tap_check(sent >= 1 && sent <= BATCH_PAGES / 8,
+		  "batch: fork took them back with %ld invalidation messages",
+		  sent);
+	step(2, job_read_all_2, 0, "node 2 reads node 1's data after the fork");
+	munmap((void *)many, BATCH_PAGES * PAGE);
+}
+
 /* Run @job on @nid and report whether result is @want. */
 static void step(int nid, void (*job)(void), long want, const char *what)
 {
@@ -453,6 +614,8 @@ int main(int argc, char **argv)
 		release();
 	} else if (!strcmp(mode, "fork")) {
 		fork_and_mem();
+	} else if (!strcmp(mode, "batch")) {
+		batch();
 	} else if (!strcmp(mode, "segv-munmap")) {
 		step(0, job_map, 1, "mmap at the origin");
 		step(1, job_read_a, 1, "node 1 reads it");
