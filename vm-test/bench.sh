@@ -95,6 +95,10 @@ for transport in ${TRANSPORTS:-tcp}; do
 		"$(ratio "$(fig "$transport" rand_read_remote)" "$(fig "$transport" rand_read_remote_noprefetch)")"
 	printf "  migration round trip, 64 MiB / small set   %s\n" \
 		"$(ratio "$(fig "$transport" migrate_rtt_big)" "$(fig "$transport" migrate_rtt_small)")"
+	printf "  migration one way, out / back (small set)  %s\n" \
+		"$(ratio "$(fig "$transport" migrate_out_small)" "$(fig "$transport" migrate_back_small)")"
+	printf "  MADV_RELEASE of what a remote wrote: messages / pages  %s\n" \
+		"$(ratio "$(fig "$transport" release_remote_written_msgs)" $((${BENCH_SEQ_MIB:-16} * 256)))"
 	if [ "$transport" != tcp ] && grep -q '^tcp,' "$csv"; then
 		printf "  remote read fault, %s / tcp              %s\n" "$transport" \
 			"$(ratio "$(fig "$transport" fault_remote_read)" "$(fig tcp fault_remote_read)")"

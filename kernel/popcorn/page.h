@@ -108,6 +108,8 @@ void pcn_revoke_reset(struct pcn_revoke *r);
 bool pcn_revoke_add(struct pcn_revoke *r, unsigned long addr,
 		    unsigned long holders, int data_nid, void *data);
 void pcn_revoke_run(struct pcn_revoke *r);
+void pcn_revoke_ack(struct pcn_revoke *r, int nid,
+		    struct pcn_page_inval_ack *ack, size_t size, u64 ns);
 
 /* page_server.c / page_client.c: the two halves of the fault hook. */
 vm_fault_t pcn_origin_fault(struct remote_context *ctx,

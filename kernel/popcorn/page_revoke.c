@@ -154,12 +154,20 @@ static void pcn_revoke_result(struct pcn_revoke *r, struct pcn_revoke_page *p,
 		p->error = -EIO;
 }
 
-/*
- * Check @nid's answer @ack (of @size bytes) against the pages asked for,
- * and copy the data that came back.  Each page's outcome is recorded.
+/**
+ * pcn_revoke_ack() - take in a holder's answer to a revocation
+ * @r: the revocation
+ * @nid: the holder
+ * @ack: its answer, untrusted
+ * @size: bytes of @ack
+ * @ns: the round trip, for the statistics
+ *
+ * Checks @ack against the pages asked of @nid and copies the data that
+ * came back; each page's outcome is recorded.  Called by
+ * pcn_revoke_run(), and by the KUnit tests.
  */
-static void pcn_revoke_ack(struct pcn_revoke *r, int nid,
-			   struct pcn_page_inval_ack *ack, size_t size, u64 ns)
+void pcn_revoke_ack(struct pcn_revoke *r, int nid,
+		    struct pcn_page_inval_ack *ack, size_t size, u64 ns)
 {
 	unsigned int cnt = 0, ndata = 0, i, k;
 	struct pcn_revoke_page *p;

@@ -39,9 +39,13 @@ if [ "$nid" = 0 ]; then
 		sed -n 's/^raw: nid [0-9]* size \([0-9]*\) count [0-9]* ok \([0-9]*\) min_ns [0-9]* mean_ns \([0-9]*\) p50_ns \([0-9]*\) p99_ns \([0-9]*\).*/# bench popcorn_rtt_\1 ns \2 \3 \4 \5/p' \
 			/tmp/ping.out >> /tmp/bench.out
 	done
+	# How far node 1's clock is ahead of this one's, for the one-way
+	# migration times.
+	offset=$(/bin/bench_tcp offset "$peer" $port 50)
+	tap $? "clock offset to node 1: ${offset:-?} (ns, error ns)"
 	echo "# bench: page faults and migrations" >&2
 	/bin/bench_fault 1 "$(param pages 256)" "$(param seq_mib 16)" \
-		"$(param rounds 5)" "$(param big_mib 64)" >> /tmp/bench.out
+		"$(param rounds 5)" "$(param big_mib 64)" $offset >> /tmp/bench.out
 	tap $? "bench_fault ran"
 	cat /tmp/bench.out
 	# Freeing a buffer a remote wrote: at most one message per 8 pages
@@ -79,7 +83,9 @@ if [ "$nid" = 0 ]; then
 		 rand_read_remote_noprefetch free_remote_written \
 		 free_remote_written_msgs release_remote_written \
 		 release_remote_written_msgs release_remote_read \
-		 release_remote_read_msgs migrate_rtt_small migrate_rtt_big; do
+		 release_remote_read_msgs migrate_rtt_small migrate_rtt_big \
+		 migrate_out_small migrate_back_small migrate_out_big \
+		 migrate_back_big; do
 		sane $f
 		tap $? "figure $f: samples, mean > 0, p50 <= p99"
 	done

@@ -133,6 +133,7 @@ node0() {
 	kunit_results popcorn_config
 	kunit_results popcorn_kmsg
 	kunit_results popcorn_membership
+	kunit_results popcorn_revoke
 }
 
 node1() {

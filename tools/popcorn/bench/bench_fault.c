@@ -3,7 +3,7 @@
  * Page-fault and migration costs of a distributed process, run at the
  * origin with NID as the remote:
  *
- *   bench_fault NID PAGES SEQ_MIB ROUNDS BIG_MIB
+ *   bench_fault NID PAGES SEQ_MIB ROUNDS BIG_MIB [OFFSET_NS ERROR_NS]
  *
  * Each fault figure has one sample per page of a fresh PAGES-page
  * buffer, timed around a single access, with prefetch off (so that a
@@ -35,8 +35,13 @@
  *
  * and ROUNDS migration round trips (there and back, ns) with a small
  * working set (migrate_rtt_small) and with BIG_MIB MiB touched at the
- * origin (migrate_rtt_big).  One-way times are not measured: the two
- * nodes' clocks are not comparable.  Output lines as in stats.h.
+ * origin (migrate_rtt_big).  Given how far NID's CLOCK_MONOTONIC is
+ * ahead of this node's (OFFSET_NS, within ERROR_NS: bench_tcp offset),
+ * each round trip is also split into its one-way parts: out, from the
+ * call here until the thread reads the clock at NID (its stack page
+ * fetched on the way), and back, from there until it reads the clock
+ * here (migrate_out_small, migrate_back_small, migrate_out_big,
+ * migrate_back_big).  Output lines as in stats.h.
  * Nothing is printed at NID (output there is forwarded to the origin).
  */
 #include <errno.h>
@@ -306,33 +311,60 @@ static void rounds(size_t seq_mib, int n, int prefetch)
 	samples_print(&rel_r_msgs, "release_remote_read_msgs", "msgs");
 }
 
-static void migrations(int n, size_t big_mib)
+/* NID's clock minus this node's, and its error; ERROR < 0: unknown. */
+static int64_t clock_offset, clock_error = -1;
+
+/*
+ * @n migration round trips (after @warm ones not counted) into @rtt,
+ * and their one-way parts into @out and @back when the offset is known.
+ */
+static void round_trips(int n, int warm, struct samples *rtt,
+			struct samples *out, struct samples *back)
 {
-	struct samples s;
-	uint64_t t;
-	char *big;
+	uint64_t t0, t1, t2;
 	int r;
 
-	samples_init(&s, n);
-	for (r = 0; r < n + 2; r++) {
-		t = now_ns();
+	samples_init(rtt, n);
+	samples_init(out, n);
+	samples_init(back, n);
+	for (r = 0; r < n + warm; r++) {
+		t0 = now_ns();
 		go(remote);
+		t1 = now_ns();		/* NID's clock */
 		go(home);
-		if (r >= 2)	/* the first makes the worker */
-			samples_add(&s, now_ns() - t);
+		t2 = now_ns();
+		if (r < warm)
+			continue;
+		samples_add(rtt, t2 - t0);
+		samples_add(out, (int64_t)(t1 - t0) - clock_offset);
+		samples_add(back, (int64_t)(t2 - t1) + clock_offset);
 	}
-	samples_print(&s, "migrate_rtt_small", "ns");
+}
+
+static void migrations(int n, size_t big_mib)
+{
+	struct samples rtt, out, back;
+	char *big;
+
+	if (clock_error >= 0)
+		printf("# one-way migration times: clock offset %lld ns, +/- %lld ns\n",
+		       (long long)clock_offset, (long long)clock_error);
+	/* The first makes the worker. */
+	round_trips(n, 2, &rtt, &out, &back);
+	samples_print(&rtt, "migrate_rtt_small", "ns");
+	if (clock_error >= 0) {
+		samples_print(&out, "migrate_out_small", "ns");
+		samples_print(&back, "migrate_back_small", "ns");
+	}
 
 	big = bench_map(big_mib << 20);
 	fill(big, big_mib << 20, 9);
-	samples_init(&s, n);
-	for (r = 0; r < n; r++) {
-		t = now_ns();
-		go(remote);
-		go(home);
-		samples_add(&s, now_ns() - t);
+	round_trips(n, 0, &rtt, &out, &back);
+	samples_print(&rtt, "migrate_rtt_big", "ns");
+	if (clock_error >= 0) {
+		samples_print(&out, "migrate_out_big", "ns");
+		samples_print(&back, "migrate_back_big", "ns");
 	}
-	samples_print(&s, "migrate_rtt_big", "ns");
 	munmap(big, big_mib << 20);
 }
 
@@ -340,9 +372,13 @@ int main(int argc, char **argv)
 {
 	int prefetch;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: bench_fault NID PAGES SEQ_MIB ROUNDS BIG_MIB\n");
+	if (argc != 6 && argc != 8) {
+		fprintf(stderr, "usage: bench_fault NID PAGES SEQ_MIB ROUNDS BIG_MIB [OFFSET_NS ERROR_NS]\n");
 		return 2;
+	}
+	if (argc == 8) {
+		clock_offset = atoll(argv[6]);
+		clock_error = atoll(argv[7]);
 	}
 	remote = atoi(argv[1]);
 	home = popcorn_current_nid();
