@@ -385,6 +385,29 @@ reply:
 	pcn_kmsg_done(msg);
 }
 
+/*
+ * Drop the mmap lock of @mm and wait until the owner of page @idx's
+ * handle lets go, for a fault that then returns VM_FAULT_RETRY (as
+ * page_client.c does): the owner may wait up to PCN_PAGE_TIMEOUT for a
+ * remote, and a VMA change need not wait behind it too.
+ */
+static void pcn_page_wait_unlocked(struct remote_context *ctx,
+				   unsigned long idx, struct mm_struct *mm)
+{
+	struct pcn_fault *cur;
+
+	xa_lock(&ctx->faults);
+	cur = xa_load(&ctx->faults, idx);
+	if (cur)
+		refcount_inc(&cur->ref);
+	xa_unlock(&ctx->faults);
+	mmap_read_unlock(mm);
+	if (cur) {
+		wait_for_completion_killable(&cur->done);
+		pcn_fault_put(cur);
+	}
+}
+
 vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 			    struct vm_area_struct *vma, unsigned long addr,
 			    unsigned int flags)
@@ -401,7 +424,13 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 		return 0;
 
 	t0 = ktime_get_ns();
-	f = pcn_page_lock(ctx, idx, true);
+	/* A fault that may be retried waits for a busy page unlocked. */
+	f = pcn_page_lock(ctx, idx, !(flags & FAULT_FLAG_ALLOW_RETRY));
+	if (f == ERR_PTR(-EAGAIN)) {
+		if (!(flags & FAULT_FLAG_RETRY_NOWAIT))
+			pcn_page_wait_unlocked(ctx, idx, vma->vm_mm);
+		return VM_FAULT_RETRY;
+	}
 	if (IS_ERR(f))
 		return VM_FAULT_OOM;
 	e = xa_load(&ctx->pages, idx);
@@ -548,6 +577,12 @@ static int __pcn_pages_reclaim(struct remote_context *ctx,
 				n++;
 			}
 			pcn_page_unlock(ctx, p->addr >> PAGE_SHIFT, w->f[i]);
+		}
+		/* Let a writer of the mmap lock in between batches. */
+		if (more) {
+			mmap_read_unlock(mm);
+			cond_resched();
+			mmap_read_lock(mm);
 		}
 	}
 	mmap_read_unlock(mm);

@@ -151,37 +151,60 @@ static void pcn_vma_op_prepare(struct remote_context *ctx,
 	}
 }
 
+/* @nid did not confirm a drop: log it, and end its connection if @vital. */
+static void pcn_vma_drop_failed(struct remote_context *ctx, int nid, int err,
+				bool vital)
+{
+	if (!pcn_node_online(nid))
+		return;
+	pr_warn_ratelimited("node %d did not drop VMAs of process %d: %d\n",
+			    nid, ctx->tgid, err);
+	if (vital && err != -EINTR)
+		pcn_kmsg_lost(nid, PCN_KMSG_TYPE_VMA_DROP, err);
+}
+
 /*
- * Every node but @except with threads of the process drops @m's ranges.
- * When the drop is @vital (the origin forgets the range's copies), an
- * online node that does not confirm it loses its connection.
+ * Every node but @except with threads of the process drops @m's ranges,
+ * all asked at once.  When the drop is @vital (the origin forgets the
+ * range's copies), an online node that does not confirm it loses its
+ * connection.
  */
 static void pcn_vma_drop_everywhere(struct remote_context *ctx,
 				    struct pcn_vma_drop_msg *m, int except,
 				    bool vital)
 {
 	DECLARE_BITMAP(nodes, POPCORN_MAX_NODES);
+	struct pcn_kmsg_wait *w;
 	struct pcn_kmsg_hdr *resp;
+	unsigned long deadline;
 	int nid, err;
 
 	mutex_lock(&ctx->lock);
 	bitmap_copy(nodes, ctx->workers, POPCORN_MAX_NODES);
 	mutex_unlock(&ctx->lock);
-	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES) {
+	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES)
 		if (nid == except || !pcn_node_online(nid))
-			continue;
-		err = pcn_kmsg_request(nid, m, sizeof(*m),
-				       PCN_KMSG_TYPE_VMA_DROPPED,
-				       PCN_VMA_DROP_TIMEOUT, &resp);
-		if (!err) {
-			pcn_kmsg_done(resp);
-		} else if (pcn_node_online(nid)) {
-			pr_warn_ratelimited("node %d did not drop VMAs of process %d: %d\n",
-					    nid, ctx->tgid, err);
-			if (vital && err != -EINTR)
-				pcn_kmsg_lost(nid, PCN_KMSG_TYPE_VMA_DROP, err);
-		}
+			clear_bit(nid, nodes);
+	if (bitmap_empty(nodes, POPCORN_MAX_NODES))
+		return;
+	w = kcalloc(POPCORN_MAX_NODES, sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		for_each_set_bit(nid, nodes, POPCORN_MAX_NODES)
+			pcn_vma_drop_failed(ctx, nid, -ENOMEM, vital);
+		return;
 	}
+	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES)
+		pcn_kmsg_request_begin(&w[nid], nid, m, sizeof(*m),
+				       PCN_KMSG_TYPE_VMA_DROPPED);
+	deadline = jiffies + PCN_VMA_DROP_TIMEOUT;
+	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES) {
+		err = pcn_kmsg_request_end(&w[nid], deadline, &resp);
+		if (!err)
+			pcn_kmsg_done(resp);
+		else
+			pcn_vma_drop_failed(ctx, nid, err, vital);
+	}
+	kfree(w);
 }
 
 struct pcn_vma_change *pcn_vma_change_begin(struct remote_context *ctx,
