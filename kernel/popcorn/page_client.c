@@ -488,8 +488,11 @@ static void pcn_inval_record(struct remote_context *ctx, unsigned long idx,
  * data is wanted.  Returns the answer's word for it.
  */
 static u64 pcn_inval_page(struct remote_context *ctx,
-			  const struct pcn_page_inval_entry *e, void *data)
+			  const struct pcn_page_inval_entry *e, void *data,
+			  unsigned long deadline)
 {
+	/* What is left of the origin's wait, at least a jiffy. */
+	long left = max_t(long, (long)(deadline - jiffies), 1);
 	unsigned long addr = e->addr & PAGE_MASK;
 	unsigned long idx = addr >> PAGE_SHIFT;
 	bool want = e->addr & PCN_INVAL_WANT_DATA;
@@ -510,7 +513,7 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 	 */
 	if (e->grant &&
 	    !wait_event_timeout(ctx->wq, pcn_grant_in(ctx, idx, e->grant),
-				PCN_PAGE_TIMEOUT))
+				left))
 		return addr;
 	/* Late (the origin gave up on it): a newer grant stays. */
 	if (pcn_grant_in(ctx, idx, e->version + 1))
@@ -522,7 +525,7 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 	for (;;) {
 		wait_event_timeout(ctx->wq,
 				   pcn_fault_state(ctx, idx) != PCN_F_INSTALLING,
-				   PCN_PAGE_TIMEOUT);
+				   left);
 		taken = pcn_fault_take(ctx, idx, e->version);
 		if (taken || pcn_fault_state(ctx, idx) != PCN_F_INSTALLING)
 			break;
@@ -557,6 +560,11 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_page_inval *req = (struct pcn_page_inval *)msg;
+	/*
+	 * The origin waits PCN_PAGE_TIMEOUT for the whole message: so do
+	 * the entries' waits together (one per entry could add up).
+	 */
+	unsigned long deadline = jiffies + PCN_PAGE_TIMEOUT;
 	struct pcn_page_inval_ack *ack, refused = {};
 	struct remote_context *ctx = NULL;
 	unsigned int i, want = 0, used = 0;
@@ -578,7 +586,7 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 	for (i = 0; i < req->n; i++) {
 		/* No context here: this node holds none of its pages. */
 		w = ctx ? pcn_inval_page(ctx, &req->page[i],
-					 data + used * PAGE_SIZE) :
+					 data + used * PAGE_SIZE, deadline) :
 			  req->page[i].addr & PAGE_MASK;
 		used += !!(w & PCN_INVAL_HAS_DATA);
 		ack->page[i] = w;
