@@ -12,7 +12,7 @@
 # Environment: TRANSPORTS (default "tcp"), BENCH_SAMPLES (round trips
 # per size, 200), BENCH_PAGES (pages per fault figure, 512),
 # BENCH_SEQ_MIB (16), BENCH_ROUNDS (5), BENCH_BIG_MIB (64),
-# BENCH_UNUSED_BOOTS (3), BENCH_UNUSED_SAMPLES (15).
+# BENCH_UNUSED_BOOTS (3), BENCH_UNUSED_SAMPLES (15), BENCH_UNUSED_ICOUNT (1).
 set -uo pipefail
 
 OUT=${3:?usage: bench.sh BZIMAGE INITRD OUT [NOPCN_BZIMAGE]}
@@ -106,7 +106,12 @@ for transport in ${TRANSPORTS:-tcp}; do
 done
 
 # Cost when unused: boots alternate between the two kernels, so that a
-# drift of the host's speed hits both alike.
+# drift of the host's speed hits both alike.  They are instruction-
+# counted (BENCH_UNUSED_ICOUNT, default 1): QEMU's -icount shift=0 makes
+# the guest's clock advance 1 ns per instruction executed, on one vCPU,
+# and the guest is told its TSC runs at 1 GHz, so each figure counts the
+# instructions an operation takes, which host load does not change.
+# BENCH_UNUSED_ICOUNT=0: wall-clock time, as any other figure.
 unused_cmdline() {
 	echo "$(base_cmdline "$1") pcn_test=unused" \
 	     "pcn_bench_samples=${BENCH_UNUSED_SAMPLES:-15}"
@@ -121,7 +126,13 @@ if [ -n "$NOPCN_BZIMAGE" ]; then
 		for k in popcorn none; do
 			name=unused-$k-$b
 			[ $k = popcorn ] && export BZIMAGE=$PCN_BZIMAGE || export BZIMAGE=$NOPCN_BZIMAGE
-			PCN_AUTH= PCN_KEY_FN=no_key cluster_boot "$name" 1 600 unused_cmdline || rc=1
+			if [ "${BENCH_UNUSED_ICOUNT:-1}" = 1 ]; then
+				VM_SMP=1 VM_QEMU_EXTRA="-icount shift=0,sleep=off" \
+				HOST_TSC_KHZ=1000000 PCN_AUTH= PCN_KEY_FN=no_key \
+					cluster_boot "$name" 1 600 unused_cmdline || rc=1
+			else
+				PCN_AUTH= PCN_KEY_FN=no_key cluster_boot "$name" 1 600 unused_cmdline || rc=1
+			fi
 			r=$VMDIR/$name/node0.results
 			if grep -q '^not ok' "$r" || ! tr -d '\r' < "$r" | grep -qx "# kernel: $k"; then
 				echo "# bench: $name: a guest check failed, or not the kernel wanted:"
@@ -134,7 +145,12 @@ if [ -n "$NOPCN_BZIMAGE" ]; then
 		done
 	done
 	echo
-	echo "== cost when unused: kernel with Popcorn / without (p50 per operation, median of $nboots boots each) =="
+	if [ "${BENCH_UNUSED_ICOUNT:-1}" = 1 ]; then
+		unit="instruction-counted: 1 ns = 1 instruction, 1 vCPU"
+	else
+		unit="wall-clock time"
+	fi
+	echo "== cost when unused: kernel with Popcorn / without (p50 per operation, median of $nboots boots each; $unit) =="
 	printf "%-16s %12s %12s %7s  %s\n" figure with without ratio "noise (boot-to-boot spread, with / without)"
 	for f in unused_fault unused_fork unused_mmap unused_syscall; do
 		awk -F, -v f="$f" '

@@ -52,6 +52,8 @@ export BZIMAGE=${1:?usage: . cluster.sh BZIMAGE INITRD} INITRD=${2:?}
 export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
 VM_MEM=${VM_MEM:-256M}
 VM_SMP=${VM_SMP:-2}
+# VM_QEMU_EXTRA: more QEMU options for every guest (make bench's
+# instruction-counted boots: -icount).
 
 # bridge_works: root can make a namespace with a bridge and a tap here
 # (not so in a container without /dev/net/tun or CAP_SYS_ADMIN).
@@ -239,8 +241,9 @@ start_node() {
 	key=$(node_key "$dir" "$i")
 	[ -n "$key" ] && keyarg=(-fw_cfg "name=opt/popcorn/psk,file=$key")
 	boots[i]=$((boots[i] + 1))
+	# shellcheck disable=SC2086 # VM_QEMU_EXTRA: words, on purpose
 	$(net_exec) qemu-system-x86_64 -accel tcg -cpu max -m "$VM_MEM" -smp "$VM_SMP" \
-		-nodefaults -no-user-config -display none -no-reboot \
+		${VM_QEMU_EXTRA:-} -nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$BZIMAGE" -initrd "$INITRD" \
 		-append "$($cmdline_fn "$i") pcn_boot=${boots[i]}" "${keyarg[@]}" \
 		-chardev "file,id=con,path=$dir/node$i.console,append=on" \

@@ -27,7 +27,14 @@ enum pcn_vma_op {
 #ifdef CONFIG_POPCORN
 
 #include <linux/compiler.h>
+#include <linux/jump_label.h>
 #include <linux/sched.h>
+
+/*
+ * On once a migrated thread has run on this node (migrate.c): until
+ * then the system call hooks are a patched-out jump, not a test.
+ */
+DECLARE_STATIC_KEY_FALSE(pcn_remote_threads);
 
 void __pcn_mm_exit(struct mm_struct *mm);
 vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,
@@ -173,7 +180,8 @@ static inline int pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
  */
 static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
 {
-	if (likely(!current->at_remote))
+	if (!static_branch_unlikely(&pcn_remote_threads) ||
+	    likely(!current->at_remote))
 		return nr;
 	return __pcn_remote_syscall(regs, nr);
 }
@@ -184,7 +192,8 @@ static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
  */
 static inline int pcn_remote_syscall_32(struct pt_regs *regs, int nr)
 {
-	if (likely(!current->at_remote))
+	if (!static_branch_unlikely(&pcn_remote_threads) ||
+	    likely(!current->at_remote))
 		return nr;
 	return __pcn_remote_syscall_32(regs, nr);
 }

@@ -355,6 +355,8 @@ static long pcn_migrate_from_origin(int nid,
 
 /* ---- remote: the migrated thread --------------------------------------- */
 
+DEFINE_STATIC_KEY_FALSE(pcn_remote_threads);
+
 struct pcn_thread_start {
 	struct remote_context *ctx;
 	const struct pcn_task_msg *msg;
@@ -368,6 +370,8 @@ static int pcn_remote_thread_main(void *arg)
 	sigset_t blocked;
 
 	kref_get(&st->ctx->kref);
+	/* Before at_remote: the hooks look at it only once this is on. */
+	static_branch_enable(&pcn_remote_threads);
 	current->remote = st->ctx;
 	current->at_remote = true;
 	current->peer_nid = st->ctx->origin_nid;

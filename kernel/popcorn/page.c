@@ -201,7 +201,8 @@ vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
 		return VM_FAULT_NOPAGE;
 	if (unlikely(anon_vma_prepare(vma)))
 		return VM_FAULT_OOM;
-	page = alloc_zeroed_user_highpage_movable(vma, addr);
+	/* Not zeroed first: @data covers all of it. */
+	page = alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma, addr);
 	if (!page)
 		return VM_FAULT_OOM;
 	kaddr = kmap_local_page(page);

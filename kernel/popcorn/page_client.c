@@ -14,9 +14,10 @@
  * and asked for again after a delay that doubles each time, up to
  * PCN_PAGE_TRIES times; the last request asks the origin to wait.
  *
- * The origin sends a writer's grant before any invalidation of that
- * grant.  An invalidation that wants the writer's data therefore waits
- * until the grant is received here (ctx->grants: the version of the last
+ * An invalidation of a writer may overtake the writer's grant (the
+ * origin lets go of the page before it sends the grant), so it names
+ * the grant's version, and one that wants the writer's data waits
+ * until that grant is received here (ctx->grants: the version of the last
  * grant received), lets an install in progress finish, and then takes
  * the data from the page table or, if no thread installed the grant yet,
  * from the grant itself.  ctx->pages holds the version of the last
