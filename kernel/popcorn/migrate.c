@@ -45,7 +45,12 @@
 #include "regs.h"
 #include "trace.h"
 
-#define PCN_MIGRATE_TIMEOUT	(10 * HZ)
+/*
+ * A migration is answered once its thread exists at the destination;
+ * a worker there makes up to 64 queued ones in turn, which takes more
+ * than 10 s on a slow (debug, emulated) node.
+ */
+#define PCN_MIGRATE_TIMEOUT	(30 * HZ)
 /*
  * A remote thread waits for each request it sends its shadow, so a
  * well-behaved node has one or two queued at a time; more is a peer

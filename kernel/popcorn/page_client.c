@@ -527,6 +527,14 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 		wait_event_timeout(ctx->wq,
 				   pcn_fault_state(ctx, idx) != PCN_F_INSTALLING,
 				   left);
+		/*
+		 * A writer's data leaves this node only in an answer the
+		 * origin still waits for: a late one would be dropped with
+		 * the only copy.  Past the deadline nothing changes, and the
+		 * origin keeps this node as the writer.
+		 */
+		if (want && time_after_eq(jiffies, deadline))
+			return addr;
 		taken = pcn_fault_take(ctx, idx, e->version);
 		if (taken || pcn_fault_state(ctx, idx) != PCN_F_INSTALLING)
 			break;
@@ -536,6 +544,9 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 	if (mmget_not_zero(mm)) {
 		mmap_read_lock(mm);
 		vma = vma_lookup(mm, addr);
+		/* The lock may have taken long: the same rule. */
+		if (want && !taken && time_after_eq(jiffies, deadline))
+			vma = NULL;
 		if (vma && pcn_vma_distributable(vma))
 			had = !pcn_take_pte(vma, addr,
 					    want && !taken ? data : NULL, true);
@@ -562,10 +573,12 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_page_inval *req = (struct pcn_page_inval *)msg;
 	/*
-	 * The origin waits PCN_PAGE_TIMEOUT for the whole message: so do
-	 * the entries' waits together (one per entry could add up).
+	 * The origin waits PCN_PAGE_TIMEOUT for the whole message, counted
+	 * from before it was sent: the entries share half of that, which
+	 * leaves the other half for the message's time in queues and on
+	 * the wire, and for the answer's.
 	 */
-	unsigned long deadline = jiffies + PCN_PAGE_TIMEOUT;
+	unsigned long deadline = jiffies + PCN_PAGE_TIMEOUT / 2;
 	struct pcn_page_inval_ack *ack, refused = {};
 	struct remote_context *ctx = NULL;
 	unsigned int i, want = 0, used = 0;

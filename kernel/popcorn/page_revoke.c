@@ -188,7 +188,10 @@ void pcn_revoke_ack(struct pcn_revoke *r, int nid,
 		if (!(p->holders & BIT(nid)))
 			continue;
 		w = ack->page[k++];
+		/* Its address, and at most one known flag. */
 		if ((w & PAGE_MASK) != p->addr ||
+		    (w & ~PAGE_MASK & ~(PCN_INVAL_HAS_DATA | PCN_INVAL_REFUSED)) ||
+		    ((w & PCN_INVAL_HAS_DATA) && (w & PCN_INVAL_REFUSED)) ||
 		    ((w & PCN_INVAL_HAS_DATA) && p->data_nid != nid)) {
 			err = -EPROTO;
 			goto out;

@@ -95,6 +95,10 @@ static const struct bad_answer bad_answers[] = {
 	{ "a word too few", { ADDR_A }, 1, 0, 0 },
 	{ "no data", { ADDR_A, ADDR_B }, 2, 0, 0 },
 	{ "refused", { ADDR_A, ADDR_B | PCN_INVAL_REFUSED }, 2, 0, 0 },
+	{ "refused with data",
+	  { ADDR_A, ADDR_B | PCN_INVAL_HAS_DATA | PCN_INVAL_REFUSED }, 2, 1, 0 },
+	{ "an unknown flag", { ADDR_A | 0x80, ADDR_B | PCN_INVAL_HAS_DATA },
+	  2, 1, 0 },
 };
 
 static void bad_answer_desc(const struct bad_answer *b, char *desc)

@@ -147,22 +147,27 @@ static int pcn_dir_set(struct remote_context *ctx, unsigned long idx,
 
 /*
  * The data of a remote writer's page, taken back in @buf, is the
- * origin's again: mapped here, and the origin its only holder.
+ * origin's again: mapped here, and the origin its only holder.  The
+ * entry goes only once the data is mapped: if it cannot be (no memory),
+ * the page stays listed at the writer, which no longer has it, so that
+ * every later access fails loudly instead of finding a zeroed page.
  */
 static int pcn_writer_home(struct remote_context *ctx,
 			   struct vm_area_struct *vma, unsigned long addr,
 			   void *buf)
 {
 	unsigned long idx = addr >> PAGE_SHIFT;
-	vm_fault_t fault;
 
+	/* Nothing of it may be mapped here (no fault-around): no PTE. */
+	if (vma && pcn_vma_distributable(vma) &&
+	    (pcn_install_page(vma, addr, buf, true, NULL, 0) & VM_FAULT_OOM)) {
+		pr_warn_ratelimited("page %lx of process %d lost: no memory to map it back\n",
+				    addr, ctx->tgid);
+		return -ENOMEM;
+	}
 	xa_erase(&ctx->pages, idx);
 	xa_erase(&ctx->grants, idx);
-	if (!vma || !pcn_vma_distributable(vma))
-		return 0;
-	/* Nothing of it may be mapped here (no fault-around): no PTE. */
-	fault = pcn_install_page(vma, addr, buf, true, NULL, 0);
-	return fault & VM_FAULT_OOM ? -ENOMEM : 0;
+	return 0;
 }
 
 /*
@@ -259,11 +264,13 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 	}
 	ret = xa_err(xa_store(&ctx->grants, idx, xa_mk_value(*version),
 			      GFP_KERNEL));
-	/* Without it a later pull would not wait for the grant: undo. */
-	if (ret) {
+	/*
+	 * Without it a later pull would not wait for the grant: undo, the
+	 * entry last (as in pcn_writer_home()).
+	 */
+	if (ret && !(pcn_install_page(vma, addr, buf, true, NULL, 0) &
+		     VM_FAULT_OOM))
 		xa_erase(&ctx->pages, idx);
-		pcn_install_page(vma, addr, buf, true, NULL, 0);
-	}
 	return ret;
 }
 

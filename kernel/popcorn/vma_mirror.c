@@ -189,8 +189,16 @@ static void pcn_vma_drop_everywhere(struct remote_context *ctx,
 		return;
 	w = kcalloc(POPCORN_MAX_NODES, sizeof(*w), GFP_KERNEL);
 	if (!w) {
-		for_each_set_bit(nid, nodes, POPCORN_MAX_NODES)
-			pcn_vma_drop_failed(ctx, nid, -ENOMEM, vital);
+		/* No memory for the waits: one node after the other. */
+		for_each_set_bit(nid, nodes, POPCORN_MAX_NODES) {
+			err = pcn_kmsg_request(nid, m, sizeof(*m),
+					       PCN_KMSG_TYPE_VMA_DROPPED,
+					       PCN_VMA_DROP_TIMEOUT, &resp);
+			if (!err)
+				pcn_kmsg_done(resp);
+			else
+				pcn_vma_drop_failed(ctx, nid, err, vital);
+		}
 		return;
 	}
 	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES)
