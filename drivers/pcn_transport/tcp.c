@@ -16,6 +16,10 @@
  * Each connection has a receive thread that reads header-framed
  * messages and hands them to the messaging core; a frame whose size is
  * impossible ends the connection (the stream cannot be resynchronised).
+ * Page data is copied once on each side (include/popcorn/pcn_kmsg.h):
+ * sent with sendpage() from the sender's pages, which TCP keeps
+ * references to until the peer acknowledges them, and received straight
+ * into the fresh pages of pcn_kmsg_rx_alloc().
  * Senders write directly to the socket under a per-peer mutex: the only
  * queue is the socket's bounded send buffer, and a send blocked longer
  * than PCN_TCP_SEND_TIMEOUT fails and drops the connection.  Keepalive
@@ -25,6 +29,7 @@
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/highmem.h>
 #include <linux/in.h>
 #include <linux/init.h>
 #include <linux/kthread.h>
@@ -91,13 +96,16 @@ enum pcn_tcp_counter {
 	PCN_TCP_DISCONNECTS,
 	PCN_TCP_SEND_ERRORS,
 	PCN_TCP_REFUSED_STALE,		/* accepted after its dialer gave up */
+	PCN_TCP_PAGES_SENT,		/* sent from their page (sendpage) */
+	PCN_TCP_PAGES_RECEIVED,		/* received into their page */
 	PCN_TCP_NR_COUNTERS
 };
 
 static const char * const pcn_tcp_counter_names[PCN_TCP_NR_COUNTERS] = {
 	"tcp_connects", "tcp_accepts", "tcp_refused_unlisted",
 	"tcp_refused_handshake", "tcp_frame_errors", "tcp_disconnects",
-	"tcp_send_errors", "tcp_refused_stale",
+	"tcp_send_errors", "tcp_refused_stale", "tcp_pages_sent",
+	"tcp_pages_received",
 };
 
 static atomic64_t pcn_tcp_counters[PCN_TCP_NR_COUNTERS];
@@ -150,13 +158,18 @@ static int pcn_tcp_recv_all(struct socket *sock, void *buf, size_t len,
 	return 0;
 }
 
-/* Send exactly @len bytes by @deadline: 0, or -errno. */
+/*
+ * Send exactly @len bytes by @deadline: 0, or -errno.  @more: more of
+ * the message follows (page data), so TCP need not push a segment yet.
+ */
 static int pcn_tcp_send_all(struct socket *sock, const void *buf, size_t len,
-			    unsigned long deadline)
+			    bool more, unsigned long deadline)
 {
 	while (len) {
 		struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
-		struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+		struct msghdr msg = {
+			.msg_flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0),
+		};
 		long left = pcn_tcp_time_left(deadline);
 		int n;
 
@@ -174,6 +187,47 @@ static int pcn_tcp_send_all(struct socket *sock, const void *buf, size_t len,
 	return 0;
 }
 
+/*
+ * Send @page's data by reference by @deadline: TCP takes references and
+ * sends from the page itself.  @more: more of the message follows.
+ */
+static int pcn_tcp_send_page(struct socket *sock, struct page *page,
+			     bool more, unsigned long deadline)
+{
+	int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
+	size_t off = 0;
+
+	while (off < PAGE_SIZE) {
+		long left = pcn_tcp_time_left(deadline);
+		int n;
+
+		if (!left)
+			return -ETIMEDOUT;
+		WRITE_ONCE(sock->sk->sk_sndtimeo, left);
+		n = kernel_sendpage(sock, page, off, PAGE_SIZE - off, flags);
+		if (n < 0)
+			return n;
+		if (n == 0)
+			return -EPIPE;
+		off += n;
+	}
+	pcn_tcp_count(PCN_TCP_PAGES_SENT);
+	return 0;
+}
+
+/* Receive a page of data straight into @page (no deadline). */
+static int pcn_tcp_recv_page(struct socket *sock, struct page *page)
+{
+	/* kmap_local: the mapping survives the sleeps of the receive. */
+	void *kaddr = kmap_local_page(page);
+	int ret = pcn_tcp_recv_all(sock, kaddr, PAGE_SIZE, 0);
+
+	kunmap_local(kaddr);
+	if (!ret)
+		pcn_tcp_count(PCN_TCP_PAGES_RECEIVED);
+	return ret;
+}
+
 /* The handshake's view of a connection being set up. */
 struct pcn_tcp_hs_conn {
 	struct socket *sock;
@@ -184,7 +238,7 @@ static int pcn_tcp_hs_send(void *conn, const void *buf, size_t len)
 {
 	struct pcn_tcp_hs_conn *c = conn;
 
-	return pcn_tcp_send_all(c->sock, buf, len, c->deadline);
+	return pcn_tcp_send_all(c->sock, buf, len, false, c->deadline);
 }
 
 static int pcn_tcp_hs_recv(void *conn, void *buf, size_t len)
@@ -213,6 +267,7 @@ static int pcn_tcp_rx_thread(void *arg)
 	struct pcn_tcp_peer *peer = conn->peer;
 	struct socket *sock = conn->sock;
 	struct pcn_kmsg_hdr hdr, *msg;
+	unsigned int i;
 	int ret;
 
 	kfree(conn);
@@ -227,14 +282,17 @@ static int pcn_tcp_rx_thread(void *arg)
 					    peer->nid, hdr.size);
 			break;
 		}
-		msg = kvmalloc(hdr.size, GFP_KERNEL);
+		/* Page data, if any, goes straight into its pages. */
+		msg = pcn_kmsg_rx_alloc(&hdr);
 		if (!msg)
 			break;	/* the peer reconnects and retries */
-		memcpy(msg, &hdr, sizeof(hdr));
 		ret = pcn_tcp_recv_all(sock, (void *)msg + sizeof(hdr),
-				       hdr.size - sizeof(hdr), 0);
+				       pcn_kmsg_front_size(&hdr) - sizeof(hdr),
+				       0);
+		for (i = 0; !ret && i < pcn_kmsg_rx_npages(&hdr); i++)
+			ret = pcn_tcp_recv_page(sock, pcn_kmsg_page(msg, i));
 		if (ret) {
-			kvfree(msg);
+			pcn_kmsg_rx_free(msg);
 			break;
 		}
 		pcn_kmsg_process(peer->nid, msg, hdr.size);
@@ -655,9 +713,12 @@ fail:
 	return ret;
 }
 
-static int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
+static int pcn_tcp_send_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
+			      struct page **pages, unsigned int npages)
 {
 	struct pcn_tcp_peer *peer = &pcn_tcp_peers[nid];
+	unsigned long deadline = jiffies + PCN_TCP_SEND_TIMEOUT * HZ;
+	unsigned int i;
 	int ret;
 
 	if (mutex_lock_killable(&peer->send_lock))
@@ -665,8 +726,11 @@ static int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
 	if (!peer->sock) {
 		ret = -EAGAIN;
 	} else {
-		ret = pcn_tcp_send_all(peer->sock, msg, size,
-				       jiffies + PCN_TCP_SEND_TIMEOUT * HZ);
+		ret = pcn_tcp_send_all(peer->sock, msg, size, npages > 0,
+				       deadline);
+		for (i = 0; !ret && i < npages; i++)
+			ret = pcn_tcp_send_page(peer->sock, pages[i],
+						i + 1 < npages, deadline);
 		if (ret) {
 			/* The stream is broken mid-frame: end it. */
 			pcn_tcp_count(PCN_TCP_SEND_ERRORS);
@@ -676,6 +740,11 @@ static int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
 	}
 	mutex_unlock(&peer->send_lock);
 	return ret;
+}
+
+static int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
+{
+	return pcn_tcp_send_pages(nid, msg, size, NULL, 0);
 }
 
 /*
@@ -696,9 +765,10 @@ static void pcn_tcp_reset(int nid)
 	mutex_unlock(&peer->send_lock);
 }
 
+/* Any context that may sleep: a handler's, or the receive thread's. */
 static void pcn_tcp_done(struct pcn_kmsg_hdr *msg)
 {
-	kvfree(msg);
+	pcn_kmsg_rx_free(msg);
 }
 
 static void pcn_tcp_show_stats(struct seq_file *seq)
@@ -732,6 +802,7 @@ static struct pcn_kmsg_transport pcn_tcp_transport = {
 	.name = "tcp",
 	.start = pcn_tcp_start,
 	.send = pcn_tcp_send,
+	.send_pages = pcn_tcp_send_pages,
 	.reset = pcn_tcp_reset,
 	.done = pcn_tcp_done,
 	.show_stats = pcn_tcp_show_stats,

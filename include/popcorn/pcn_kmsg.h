@@ -12,6 +12,7 @@
 
 #include <linux/completion.h>
 #include <linux/list.h>
+#include <linux/mm_types.h>
 #include <linux/types.h>
 
 struct seq_file;
@@ -45,10 +46,10 @@ enum pcn_kmsg_type {
 };
 
 struct pcn_kmsg_hdr {
-	u32 size;	/* whole message, header included */
+	u32 size;	/* whole message, header and pages included */
 	u16 type;	/* enum pcn_kmsg_type */
 	u8 from_nid;	/* sender, must match the connection's node */
-	u8 flags;	/* reserved, 0 */
+	u8 npages;	/* pages of data that end the message, see below */
 	u32 seq;	/* per-node send sequence */
 	u32 wait_id;	/* request: sender's wait id; response: echoed */
 } __packed;
@@ -61,6 +62,45 @@ struct pcn_kmsg_hdr {
 #define PCN_KMSG_MAX_FIELDS	64
 #define PCN_KMSG_MAX_SIZE	(sizeof(struct pcn_kmsg_hdr) + \
 				 PCN_KMSG_MAX_FIELDS + PCN_KMSG_MAX_PAYLOAD)
+
+/*
+ * Page data by reference.  A message may end with hdr.npages whole pages
+ * of data (at most PCN_KMSG_MAX_PAGES, counted in hdr.size), for the
+ * types registered to carry them.  The sender hands them over as struct
+ * pages (pcn_kmsg_send_pages()), and a transport that can sends them
+ * from the pages and receives them into fresh pages, so page data is
+ * copied once on each side: out of the page it was in, and from the
+ * network into the page that is then mapped.
+ *
+ * A received message with pages is, in memory, its front part (hdr.size
+ * less the pages) in one buffer followed by a table of the pages:
+ * pcn_kmsg_page() reads one, pcn_kmsg_take_page() takes one over (to map
+ * it).  The table follows only a header of a valid shape (at most
+ * PCN_KMSG_MAX_PAGES, all within hdr.size): pcn_kmsg_rx_npages().
+ */
+#define PCN_KMSG_MAX_PAGES	(PCN_KMSG_MAX_PAYLOAD / PAGE_SIZE)
+
+/* Pages a received message of this header has in its page table. */
+static inline unsigned int pcn_kmsg_rx_npages(const struct pcn_kmsg_hdr *hdr)
+{
+	if (hdr->npages > PCN_KMSG_MAX_PAGES ||
+	    hdr->size < sizeof(*hdr) + hdr->npages * PAGE_SIZE)
+		return 0;
+	return hdr->npages;
+}
+
+/* Bytes of the message before its pages (all of it without pages). */
+static inline size_t pcn_kmsg_front_size(const struct pcn_kmsg_hdr *hdr)
+{
+	return hdr->size - pcn_kmsg_rx_npages(hdr) * PAGE_SIZE;
+}
+
+int pcn_kmsg_alloc_pages(struct page **pages, unsigned int n);
+struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc(const struct pcn_kmsg_hdr *hdr);
+void pcn_kmsg_rx_free(struct pcn_kmsg_hdr *msg);
+struct page *pcn_kmsg_page(struct pcn_kmsg_hdr *msg, unsigned int i);
+struct page *pcn_kmsg_take_page(struct pcn_kmsg_hdr *msg, unsigned int i);
+int pcn_kmsg_allow_pages(enum pcn_kmsg_type type, unsigned int max_pages);
 
 /*
  * A request handler gets a received message and must release it with
@@ -79,10 +119,8 @@ int pcn_kmsg_register_response(enum pcn_kmsg_type type, const char *name,
 
 /* Send a copy of @msg (the caller keeps it).  May sleep. */
 int pcn_kmsg_send(int nid, void *msg, size_t size);
-/* Get a buffer to post, post it (always consumed), or put it back. */
-void *pcn_kmsg_get(size_t size);
-void pcn_kmsg_put(void *msg);
-int pcn_kmsg_post(int nid, void *msg, size_t size);
+int pcn_kmsg_send_pages(int nid, void *msg, size_t size, struct page **pages,
+			unsigned int npages);
 /* Release a received message. */
 void pcn_kmsg_done(void *msg);
 
@@ -123,24 +161,28 @@ int pcn_kmsg_request_end(struct pcn_kmsg_wait *w, unsigned long deadline,
 /* Answer request @req with @resp (type and size set by the caller). */
 int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 		   size_t size);
+int pcn_kmsg_reply_pages(int nid, const struct pcn_kmsg_hdr *req, void *resp,
+			 size_t size, struct page **pages,
+			 unsigned int npages);
 
 /* ---- transports ---------------------------------------------------- */
 
-#define PCN_TRANSPORT_FEATURE_RDMA	BIT(0)
-
 struct pcn_kmsg_transport {
 	const char *name;
-	unsigned long features;
 
 	/* Start connecting to the peers of the node table; on error, undo. */
 	int (*start)(void);
 	/* Send @size bytes of @msg to @nid, framed; the caller keeps @msg. */
 	int (*send)(int nid, struct pcn_kmsg_hdr *msg, size_t size);
-	/* Optional: send and consume a buffer from ->get (else send+put). */
-	int (*post)(int nid, struct pcn_kmsg_hdr *msg, size_t size);
-	/* Optional send buffers (else kvmalloc/kvfree). */
-	struct pcn_kmsg_hdr *(*get)(size_t size);
-	void (*put)(struct pcn_kmsg_hdr *msg);
+	/*
+	 * Optional: send the @size bytes at @msg followed by the data of
+	 * @npages pages (msg->size covers both).  The caller keeps @msg
+	 * and its references to the pages, and does not write to them
+	 * again: a transport may keep references and send from them after
+	 * it returns.  Without it the core copies them into one buffer.
+	 */
+	int (*send_pages)(int nid, struct pcn_kmsg_hdr *msg, size_t size,
+			  struct page **pages, unsigned int npages);
 	/*
 	 * End the connection of @nid, so that both nodes see it go
 	 * offline (a message that had to arrive was lost).  Process
@@ -148,7 +190,11 @@ struct pcn_kmsg_transport {
 	 * the peer's waits to their own time-outs, if any.
 	 */
 	void (*reset)(int nid);
-	/* Release a message the transport passed to pcn_kmsg_process(). */
+	/*
+	 * Release a message the transport passed to pcn_kmsg_process()
+	 * (with its pages, if it has any).  Called in process context,
+	 * from a handler, a waiter or the transport's own receive path.
+	 */
 	void (*done)(struct pcn_kmsg_hdr *msg);
 	/* Optional: transport lines of /proc/popcorn_stat. */
 	void (*show_stats)(struct seq_file *seq);
@@ -162,7 +208,8 @@ void pcn_kmsg_unregister_transport(struct pcn_kmsg_transport *t);
 
 /*
  * Called by a transport for every message received on the connection of
- * node @nid: @len bytes at @msg, at least a header.  The core validates
+ * node @nid: @len bytes at @msg, at least a header; a message with pages
+ * (pcn_kmsg_rx_npages()) in the layout of pcn_kmsg_rx_alloc().  The core validates
  * it and releases it through ->done when it is rejected or handled.
  */
 void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len);
@@ -177,7 +224,7 @@ enum pcn_kmsg_drop {
 	PCN_DROP_TYPE_SIZE,	/* size not what the type needs */
 	PCN_DROP_NID,		/* from_nid is not the connection's node */
 	PCN_DROP_OFFLINE,	/* node not online */
-	PCN_DROP_FLAGS,		/* reserved bits set */
+	PCN_DROP_PAGES,		/* pages a message of its type cannot have */
 	PCN_DROP_WAIT,		/* response to no (or another node's) wait */
 	PCN_DROP_BACKLOG,	/* too many requests of this node queued */
 	PCN_DROP_FRAME,		/* transport: unframeable input, link reset */

@@ -34,6 +34,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
@@ -94,24 +95,37 @@ bool pcn_inject_armed(enum pcn_fail_point point)
 	return point < PCN_FAIL_NR && atomic_read(&pcn_fail_left[point]) > 0;
 }
 
-/* May be called in atomic context: no sleeping allocation. */
-void pcn_inject_msglog(int dir, const struct pcn_kmsg_hdr *msg, size_t len)
+/*
+ * Record the message as it went on the wire: @len bytes at @msg, then
+ * the data of its @npages pages.  May be called in atomic context: no
+ * sleeping allocation.
+ */
+void pcn_inject_msglog(int dir, const struct pcn_kmsg_hdr *msg, size_t len,
+		       struct page **pages, unsigned int npages)
 {
+	size_t total = len + npages * PAGE_SIZE;
 	struct pcn_msglog_rec *rec;
 	unsigned long flags;
+	unsigned int i;
 
-	if (!READ_ONCE(pcn_msglog_want) || len > PCN_MSGLOG_MAX_BYTES)
+	if (!READ_ONCE(pcn_msglog_want) || total > PCN_MSGLOG_MAX_BYTES)
 		return;
-	rec = kmalloc(sizeof(*rec) + len, GFP_NOWAIT | __GFP_NOWARN);
+	for (i = 0; i < npages; i++)
+		if (!pages[i])
+			return;		/* taken over already */
+	rec = kmalloc(sizeof(*rec) + total, GFP_NOWAIT | __GFP_NOWARN);
 	if (!rec)
 		return;
-	rec->len = len;
+	rec->len = total;
 	rec->dir = dir;
 	memcpy(rec->data, msg, len);
+	for (i = 0; i < npages; i++)
+		memcpy_from_page(rec->data + len + i * PAGE_SIZE, pages[i], 0,
+				 PAGE_SIZE);
 	spin_lock_irqsave(&pcn_msglog_lock, flags);
 	if (pcn_msglog && pcn_msglog_count < pcn_msglog_want) {
 		pcn_msglog[pcn_msglog_count++] = rec;
-		pcn_msglog_bytes += sizeof(*rec) + len;
+		pcn_msglog_bytes += sizeof(*rec) + total;
 		rec = NULL;
 	}
 	spin_unlock_irqrestore(&pcn_msglog_lock, flags);

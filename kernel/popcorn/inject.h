@@ -27,7 +27,8 @@ enum pcn_fail_point {
 bool pcn_inject_fail_send(unsigned int type);
 bool pcn_inject_fail(enum pcn_fail_point point);
 bool pcn_inject_armed(enum pcn_fail_point point);
-void pcn_inject_msglog(int dir, const struct pcn_kmsg_hdr *msg, size_t len);
+void pcn_inject_msglog(int dir, const struct pcn_kmsg_hdr *msg, size_t len,
+		       struct page **pages, unsigned int npages);
 #else
 static inline bool pcn_inject_fail_send(unsigned int type)
 {
@@ -45,7 +46,8 @@ static inline bool pcn_inject_armed(enum pcn_fail_point point)
 }
 
 static inline void pcn_inject_msglog(int dir, const struct pcn_kmsg_hdr *msg,
-				     size_t len)
+				     size_t len, struct page **pages,
+				     unsigned int npages)
 {
 }
 #endif

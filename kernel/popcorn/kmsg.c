@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) "popcorn: " fmt
 
 #include <linux/atomic.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -48,7 +49,7 @@ static const char * const pcn_drop_names[PCN_DROP_MAX] = {
 	[PCN_DROP_TYPE_SIZE] = "bad_size_for_type",
 	[PCN_DROP_NID] = "bad_from_nid",
 	[PCN_DROP_OFFLINE] = "node_offline",
-	[PCN_DROP_FLAGS] = "bad_flags",
+	[PCN_DROP_PAGES] = "bad_pages",
 	[PCN_DROP_WAIT] = "no_such_wait",
 	[PCN_DROP_BACKLOG] = "backlog_full",
 	[PCN_DROP_FRAME] = "bad_frame",
@@ -128,6 +129,141 @@ int pcn_kmsg_register_response(enum pcn_kmsg_type type, const char *name,
 }
 
 /**
+ * pcn_kmsg_allow_pages() - let messages of a type end with pages of data
+ * @type: a type registered before, by the caller
+ * @max_pages: pages one message may carry, at most PCN_KMSG_MAX_PAGES
+ *
+ * Messages of other types that claim pages are dropped (bad_pages).
+ * Called at boot, before the transport starts.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int pcn_kmsg_allow_pages(enum pcn_kmsg_type type, unsigned int max_pages)
+{
+	if (type >= PCN_KMSG_TYPE_MAX || max_pages > PCN_KMSG_MAX_PAGES ||
+	    !pcn_kmsg_types[type].registered ||
+	    max_pages * PAGE_SIZE > pcn_kmsg_types[type].max_size -
+				    sizeof(struct pcn_kmsg_hdr))
+		return -EINVAL;
+	WRITE_ONCE(pcn_kmsg_types[type].max_pages, max_pages);
+	return 0;
+}
+
+/* A received message's table of pages, after its front part. */
+static struct page **pcn_kmsg_page_table(struct pcn_kmsg_hdr *msg)
+{
+	return (void *)msg + ALIGN(pcn_kmsg_front_size(msg),
+				   sizeof(struct page *));
+}
+
+/**
+ * pcn_kmsg_alloc_pages() - fresh pages for page data, all or none
+ * @pages: where to put them
+ * @n: how many
+ *
+ * Not zeroed: the caller fills each before it is sent or passed on.
+ * Such pages end up mapped in user space, so they are allocated as
+ * anonymous memory is.
+ *
+ * Return: 0, or -ENOMEM with none allocated.
+ */
+int pcn_kmsg_alloc_pages(struct page **pages, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(GFP_HIGHUSER_MOVABLE);
+		if (!pages[i]) {
+			while (i--)
+				put_page(pages[i]);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * pcn_kmsg_rx_alloc() - a buffer for a message about to be received
+ * @hdr: its header, received already
+ *
+ * For a transport: room for the front part of the message, with @hdr
+ * copied in, and when the header has pages (pcn_kmsg_rx_npages()) the
+ * table of that many fresh pages, not zeroed: the transport fills the
+ * front part and every page before it passes the message on.  Process
+ * context.
+ *
+ * Return: the message (release it with pcn_kmsg_rx_free()), or NULL
+ * without memory.
+ */
+struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc(const struct pcn_kmsg_hdr *hdr)
+{
+	unsigned int n = pcn_kmsg_rx_npages(hdr);
+	size_t front = pcn_kmsg_front_size(hdr);
+	struct pcn_kmsg_hdr *msg;
+	struct page **pages;
+
+	msg = kvmalloc(n ? ALIGN(front, sizeof(*pages)) + n * sizeof(*pages) :
+			   front, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	memcpy(msg, hdr, sizeof(*hdr));
+	pages = pcn_kmsg_page_table(msg);
+	if (pcn_kmsg_alloc_pages(pages, n)) {
+		kvfree(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/**
+ * pcn_kmsg_rx_free() - release a message of pcn_kmsg_rx_alloc()
+ * @msg: the message, with the pages not taken over
+ */
+void pcn_kmsg_rx_free(struct pcn_kmsg_hdr *msg)
+{
+	unsigned int n = pcn_kmsg_rx_npages(msg), i;
+	struct page **pages = pcn_kmsg_page_table(msg);
+
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			put_page(pages[i]);
+	kvfree(msg);
+}
+
+/**
+ * pcn_kmsg_page() - page @i of a received message
+ * @msg: the message, validated (its type allows its pages)
+ * @i: below msg->npages
+ *
+ * Return: the page, or NULL if taken over.
+ */
+struct page *pcn_kmsg_page(struct pcn_kmsg_hdr *msg, unsigned int i)
+{
+	if (WARN_ON_ONCE(i >= pcn_kmsg_rx_npages(msg)))
+		return NULL;
+	return pcn_kmsg_page_table(msg)[i];
+}
+
+/**
+ * pcn_kmsg_take_page() - take over page @i of a received message
+ * @msg: the message
+ * @i: below msg->npages
+ *
+ * The caller gets the message's reference: the data arrived straight
+ * into it, so it can be mapped as it is.
+ *
+ * Return: the page, or NULL if taken over before.
+ */
+struct page *pcn_kmsg_take_page(struct pcn_kmsg_hdr *msg, unsigned int i)
+{
+	struct page *page = pcn_kmsg_page(msg, i);
+
+	if (page)
+		pcn_kmsg_page_table(msg)[i] = NULL;
+	return page;
+}
+
+/**
  * pcn_kmsg_check() - validate a received message
  * @hdr: the message, @len bytes of it were received
  * @len: bytes received
@@ -161,8 +297,11 @@ enum pcn_kmsg_drop pcn_kmsg_check(const struct pcn_kmsg_hdr *hdr, size_t len,
 		return PCN_DROP_TYPE_SIZE;
 	if (hdr->from_nid != conn_nid)
 		return PCN_DROP_NID;
-	if (hdr->flags)
-		return PCN_DROP_FLAGS;
+	/* The type's fields come before the pages. */
+	if (hdr->npages && (hdr->npages > READ_ONCE(d->max_pages) ||
+			    pcn_kmsg_rx_npages(hdr) != hdr->npages ||
+			    pcn_kmsg_front_size(hdr) < d->min_size))
+		return PCN_DROP_PAGES;
 	return PCN_DROP_NONE;
 }
 
@@ -178,7 +317,7 @@ static void pcn_kmsg_release(struct pcn_kmsg_hdr *msg)
 	if (t)
 		t->done(msg);
 	else
-		kvfree(msg);
+		pcn_kmsg_rx_free(msg);
 }
 
 void pcn_kmsg_done(void *msg)
@@ -241,8 +380,10 @@ void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len)
 		return;
 	}
 	pcn_stat_recv(msg->type, len);
+	pcn_stat_pages_received(msg->npages);
 	trace_pcn_msg_received(nid, msg->type, len, 0);
-	pcn_inject_msglog(PCN_MSGLOG_RECEIVED, msg, len);
+	pcn_inject_msglog(PCN_MSGLOG_RECEIVED, msg, pcn_kmsg_front_size(msg),
+			  pcn_kmsg_page_table(msg), pcn_kmsg_rx_npages(msg));
 
 	handler = pcn_kmsg_types[msg->type].handler;
 	if (!handler) {
@@ -276,8 +417,12 @@ void pcn_kmsg_process(int nid, struct pcn_kmsg_hdr *msg, size_t len)
 	}
 }
 
-/* Fill in the header of an outgoing message; 0 or -errno. */
-static int pcn_kmsg_prepare(int nid, struct pcn_kmsg_hdr *hdr, size_t size)
+/*
+ * Fill in the header of an outgoing message of @size bytes, the last
+ * @npages pages of them; 0 or -errno.
+ */
+static int pcn_kmsg_prepare(int nid, struct pcn_kmsg_hdr *hdr, size_t size,
+			    unsigned int npages)
 {
 	if (!pcn_transport)
 		return -ENODEV;
@@ -288,73 +433,79 @@ static int pcn_kmsg_prepare(int nid, struct pcn_kmsg_hdr *hdr, size_t size)
 		return -EINVAL;
 	if (!pcn_node_online(nid))
 		return -EAGAIN;
+	if (npages > PCN_KMSG_MAX_PAGES ||
+	    size < sizeof(*hdr) + npages * PAGE_SIZE)
+		return -EINVAL;
 	hdr->size = size;
 	hdr->from_nid = pcn_my_nid();
-	hdr->flags = 0;
+	hdr->npages = npages;
 	hdr->seq = atomic_inc_return(&pcn_kmsg_seq);
 	return 0;
 }
 
 int pcn_kmsg_send(int nid, void *msg, size_t size)
 {
+	return pcn_kmsg_send_pages(nid, msg, size, NULL, 0);
+}
+
+/* No send_pages in the transport: one buffer, the pages copied in. */
+static int pcn_kmsg_send_copied(int nid, struct pcn_kmsg_hdr *hdr,
+				size_t size, struct page **pages,
+				unsigned int npages)
+{
+	void *buf = kvmalloc(hdr->size, GFP_KERNEL);
+	unsigned int i;
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, hdr, size);
+	for (i = 0; i < npages; i++)
+		memcpy_from_page(buf + size + i * PAGE_SIZE, pages[i], 0,
+				 PAGE_SIZE);
+	ret = pcn_transport->send(nid, buf, hdr->size);
+	kvfree(buf);
+	return ret;
+}
+
+/**
+ * pcn_kmsg_send_pages() - send a message that ends with pages of data
+ * @nid: the node
+ * @msg: the message's front part, header first (the caller keeps it)
+ * @size: bytes of the front part
+ * @pages: the pages whose data follow it
+ * @npages: how many, at most PCN_KMSG_MAX_PAGES
+ *
+ * The caller keeps its references to @pages and must not write to them
+ * again: the transport may send from them after this returns (it holds
+ * references of its own).  May sleep.
+ *
+ * Return: 0, or -errno as pcn_kmsg_send().
+ */
+int pcn_kmsg_send_pages(int nid, void *msg, size_t size, struct page **pages,
+			unsigned int npages)
+{
 	struct pcn_kmsg_hdr *hdr = msg;
-	int ret = pcn_kmsg_prepare(nid, hdr, size);
+	size_t total = size + npages * PAGE_SIZE;
+	int ret = pcn_kmsg_prepare(nid, hdr, total, npages);
 
 	if (ret)
 		return ret;
 	/* Test hook: a transport that lost the message. */
 	if (pcn_inject_fail_send(hdr->type))
 		return -EIO;
-	ret = pcn_transport->send(nid, hdr, size);
-	trace_pcn_msg_sent(nid, hdr->type, size, ret);
-	if (!ret) {
-		pcn_stat_sent(hdr->type, size);
-		pcn_inject_msglog(PCN_MSGLOG_SENT, hdr, size);
-	}
-	return ret;
-}
-
-void *pcn_kmsg_get(size_t size)
-{
-	if (!pcn_transport || size < sizeof(struct pcn_kmsg_hdr) ||
-	    size > PCN_KMSG_MAX_SIZE)
-		return NULL;
-	if (pcn_transport->get)
-		return pcn_transport->get(size);
-	return kvzalloc(size, GFP_KERNEL);
-}
-
-void pcn_kmsg_put(void *msg)
-{
-	struct pcn_kmsg_transport *t = READ_ONCE(pcn_transport);
-
-	if (!msg)
-		return;
-	if (t && t->put)
-		t->put(msg);
-	else
-		kvfree(msg);
-}
-
-int pcn_kmsg_post(int nid, void *msg, size_t size)
-{
-	struct pcn_kmsg_hdr *hdr = msg;
-	u16 type = hdr->type;
-	int ret = pcn_kmsg_prepare(nid, hdr, size);
-
-	if (ret) {
-		pcn_kmsg_put(msg);
-		return ret;
-	}
-	if (pcn_transport->post) {
-		ret = pcn_transport->post(nid, hdr, size);
-	} else {
+	if (!npages)
 		ret = pcn_transport->send(nid, hdr, size);
-		pcn_kmsg_put(msg);
+	else if (pcn_transport->send_pages)
+		ret = pcn_transport->send_pages(nid, hdr, size, pages, npages);
+	else
+		ret = pcn_kmsg_send_copied(nid, hdr, size, pages, npages);
+	trace_pcn_msg_sent(nid, hdr->type, total, ret);
+	if (!ret) {
+		pcn_stat_sent(hdr->type, total);
+		pcn_stat_pages_sent(npages, !!pcn_transport->send_pages);
+		pcn_inject_msglog(PCN_MSGLOG_SENT, hdr, size, pages, npages);
 	}
-	trace_pcn_msg_sent(nid, type, size, ret);
-	if (!ret)
-		pcn_stat_sent(type, size);
 	return ret;
 }
 
@@ -363,6 +514,26 @@ int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 {
 	((struct pcn_kmsg_hdr *)resp)->wait_id = req->wait_id;
 	return pcn_kmsg_send(nid, resp, size);
+}
+
+/**
+ * pcn_kmsg_reply_pages() - answer a request with a message that ends
+ * with pages of data
+ * @nid: the requester
+ * @req: its request
+ * @resp: the answer's front part, type set by the caller
+ * @size: bytes of the front part
+ * @pages: the pages, as pcn_kmsg_send_pages() takes them
+ * @npages: how many
+ *
+ * Return: 0, or -errno as pcn_kmsg_send().
+ */
+int pcn_kmsg_reply_pages(int nid, const struct pcn_kmsg_hdr *req, void *resp,
+			 size_t size, struct page **pages,
+			 unsigned int npages)
+{
+	((struct pcn_kmsg_hdr *)resp)->wait_id = req->wait_id;
+	return pcn_kmsg_send_pages(nid, resp, size, pages, npages);
 }
 
 int pcn_kmsg_register_transport(struct pcn_kmsg_transport *t)

@@ -15,6 +15,7 @@ struct pcn_kmsg_type_desc {
 	const char *name;
 	u32 min_size;
 	u32 max_size;
+	u32 max_pages;			/* pcn_kmsg_allow_pages() */
 	pcn_kmsg_handler_t handler;	/* NULL for a response type */
 	bool registered;
 };
@@ -84,5 +85,7 @@ void pcn_kmsg_vital_stat_reset(void);
 void pcn_stat_sent(unsigned int type, size_t bytes);
 void pcn_stat_recv(unsigned int type, size_t bytes);
 void pcn_stat_drop(enum pcn_kmsg_drop why);
+void pcn_stat_pages_sent(unsigned int n, bool by_reference);
+void pcn_stat_pages_received(unsigned int n);
 
 #endif /* _KERNEL_POPCORN_KMSG_INTERNAL_H */

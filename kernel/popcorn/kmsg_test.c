@@ -9,12 +9,19 @@
 
 #define HDR	sizeof(struct pcn_kmsg_hdr)
 
-/* Type 0: a request of 32..100 bytes; type 1: exactly 24 bytes; 2: none. */
+/*
+ * Type 0: a request of 32..100 bytes; type 1: exactly 24 bytes; 2: none;
+ * 3: 40 bytes of fields and up to 2 pages of data.
+ */
+#define PAGED	40
 static const struct pcn_kmsg_type_desc test_types[] = {
 	{ .name = "req", .min_size = 32, .max_size = 100, .registered = true,
 	  .handler = (pcn_kmsg_handler_t)1 },
 	{ .name = "resp", .min_size = 24, .max_size = 24, .registered = true },
 	{ .name = "gone", .min_size = HDR, .max_size = 200 },
+	{ .name = "paged", .min_size = PAGED,
+	  .max_size = PAGED + 3 * PAGE_SIZE, .max_pages = 2,
+	  .registered = true },
 };
 
 static struct pcn_kmsg_hdr mkhdr(u32 size, u16 type, u8 from)
@@ -51,7 +58,7 @@ static void pcn_kmsg_check_size_mismatch(struct kunit *test)
 
 static void pcn_kmsg_check_type(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, PCN_DROP_TYPE, check(mkhdr(32, 3, 1), 32, 1));
+	KUNIT_EXPECT_EQ(test, PCN_DROP_TYPE, check(mkhdr(32, 4, 1), 32, 1));
 	KUNIT_EXPECT_EQ(test, PCN_DROP_TYPE, check(mkhdr(32, 0xffff, 1), 32, 1));
 	KUNIT_EXPECT_EQ(test, PCN_DROP_UNHANDLED, check(mkhdr(32, 2, 1), 32, 1));
 }
@@ -70,12 +77,43 @@ static void pcn_kmsg_check_nid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PCN_DROP_NID, check(mkhdr(32, 0, 255), 32, 1));
 }
 
-static void pcn_kmsg_check_flags(struct kunit *test)
+/* A message of @size bytes of type 3 claiming @npages pages. */
+static enum pcn_kmsg_drop check_pages(u32 size, u16 type, u8 npages)
 {
-	struct pcn_kmsg_hdr h = mkhdr(32, 0, 1);
+	struct pcn_kmsg_hdr h = mkhdr(size, type, 1);
 
-	h.flags = 0x80;
-	KUNIT_EXPECT_EQ(test, PCN_DROP_FLAGS, check(h, 32, 1));
+	h.npages = npages;
+	return check(h, size, 1);
+}
+
+static void pcn_kmsg_check_pages(struct kunit *test)
+{
+	struct pcn_kmsg_hdr h = mkhdr(PAGED + 2 * PAGE_SIZE, 3, 1);
+
+	KUNIT_EXPECT_EQ(test, PCN_DROP_NONE,
+			check_pages(PAGED + 2 * PAGE_SIZE, 3, 2));
+	KUNIT_EXPECT_EQ(test, PCN_DROP_NONE,
+			check_pages(PAGED + PAGE_SIZE, 3, 1));
+	KUNIT_EXPECT_EQ(test, PCN_DROP_NONE, check_pages(PAGED, 3, 0));
+	/* More than the type takes, or than any message takes. */
+	KUNIT_EXPECT_EQ(test, PCN_DROP_PAGES,
+			check_pages(PAGED + 3 * PAGE_SIZE, 3, 3));
+	KUNIT_EXPECT_EQ(test, PCN_DROP_PAGES,
+			check_pages(PAGED + 3 * PAGE_SIZE, 3, 0x80));
+	/* Pages on a type that takes none, or beyond the message. */
+	KUNIT_EXPECT_EQ(test, PCN_DROP_PAGES, check_pages(100, 0, 1));
+	KUNIT_EXPECT_EQ(test, PCN_DROP_PAGES, check_pages(PAGED, 3, 1));
+	/* The type's fields must come before the pages. */
+	KUNIT_EXPECT_EQ(test, PCN_DROP_PAGES,
+			check_pages(HDR + 8 + 2 * PAGE_SIZE, 3, 2));
+	/* The shape decides the receive layout: the front part. */
+	h.npages = 2;
+	KUNIT_EXPECT_EQ(test, (size_t)PAGED, pcn_kmsg_front_size(&h));
+	KUNIT_EXPECT_EQ(test, 2U, pcn_kmsg_rx_npages(&h));
+	h.npages = 3;
+	KUNIT_EXPECT_EQ(test, (size_t)(PAGED + 2 * PAGE_SIZE),
+			pcn_kmsg_front_size(&h));
+	KUNIT_EXPECT_EQ(test, 0U, pcn_kmsg_rx_npages(&h));
 }
 
 static struct pcn_kmsg_rx_item *rx_items(struct kunit *test, int n,
@@ -154,7 +192,7 @@ static struct kunit_case pcn_kmsg_cases[] = {
 	KUNIT_CASE(pcn_kmsg_check_type),
 	KUNIT_CASE(pcn_kmsg_check_type_size),
 	KUNIT_CASE(pcn_kmsg_check_nid),
-	KUNIT_CASE(pcn_kmsg_check_flags),
+	KUNIT_CASE(pcn_kmsg_check_pages),
 	KUNIT_CASE(pcn_kmsg_rx_burst_waits),
 	KUNIT_CASE(pcn_kmsg_rx_bytes_bound),
 	{}

@@ -169,9 +169,17 @@ struct pcn_page_req {
 } __packed;
 
 /*
- * PAGE_GRANT: a page of data follows unless error is set, then @extra
- * read copies of the pages after it (prefetch), each a pcn_page_extra.
+ * PAGE_GRANT: unless error is set, the page's data follows as the first
+ * page of the message (pcn_kmsg.h, page data by reference), then
+ * @extra read copies of the pages after it (prefetch), each named by a
+ * pcn_page_extra: so the data can be received into the pages that are
+ * mapped.
  */
+struct pcn_page_extra {
+	u64 addr;
+	u64 version;
+} __packed;
+
 struct pcn_page_grant {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
@@ -180,20 +188,16 @@ struct pcn_page_grant {
 	u64 version;
 	u32 write;
 	u32 extra;
-	u8 data[];
+	struct pcn_page_extra x[];
 } __packed;
 
-struct pcn_page_extra {
-	u64 addr;
-	u64 version;
-	u8 data[PAGE_SIZE];
-} __packed;
-
-#define PCN_GRANT_SIZE	(sizeof(struct pcn_page_grant) + PAGE_SIZE)
 /* Read copies one grant carries at most: what fits in a message. */
 #define PCN_PREFETCH_MAX	14
-#define PCN_GRANT_SIZE_MAX	(PCN_GRANT_SIZE + PCN_PREFETCH_MAX * \
-				 sizeof(struct pcn_page_extra))
+/* A grant with @n read copies: its front part, and in all. */
+#define PCN_GRANT_FRONT(n)	(sizeof(struct pcn_page_grant) + \
+				 (n) * sizeof(struct pcn_page_extra))
+#define PCN_GRANT_SIZE(n)	(PCN_GRANT_FRONT(n) + (1 + (n)) * PAGE_SIZE)
+#define PCN_GRANT_SIZE_MAX	PCN_GRANT_SIZE(PCN_PREFETCH_MAX)
 
 /*
  * PAGE_INVALIDATE (origin -> remote): drop the copies of up to
@@ -218,8 +222,9 @@ struct pcn_page_inval {
 /*
  * PAGE_INVALIDATED: one word per entry of the request, in its order: the
  * page address, PCN_INVAL_HAS_DATA when its data follows (the pages of
- * data come after the words, in the same order), PCN_INVAL_REFUSED when
- * the entry was not valid and nothing was done.
+ * data come after the words, in the same order, as the message's pages:
+ * pcn_kmsg.h), PCN_INVAL_REFUSED when the entry was not valid and
+ * nothing was done.
  */
 struct pcn_page_inval_ack {
 	struct pcn_kmsg_hdr hdr;
@@ -236,8 +241,10 @@ struct pcn_page_inval_ack {
 #define PCN_INVAL_DATA_MAX	15
 #define PCN_INVAL_SIZE(n)	(sizeof(struct pcn_page_inval) + \
 				 (n) * sizeof(struct pcn_page_inval_entry))
-#define PCN_INVAL_ACK_SIZE(n, data) (sizeof(struct pcn_page_inval_ack) + \
-				     (n) * sizeof(u64) + (data) * PAGE_SIZE)
+#define PCN_INVAL_ACK_FRONT(n) (sizeof(struct pcn_page_inval_ack) + \
+				(n) * sizeof(u64))
+#define PCN_INVAL_ACK_SIZE(n, data) (PCN_INVAL_ACK_FRONT(n) + \
+				     (data) * PAGE_SIZE)
 
 /*
  * FILE_WRITE (remote -> origin shadow): write(fd, buf, count) for the

@@ -170,48 +170,45 @@ static bool pcn_grant_stale(struct remote_context *ctx, unsigned long addr,
 }
 
 /*
- * Map a new private page with @data at @addr (no page there yet), as
- * do_anonymous_page() does.  @rctx: at a remote, drop it if stale.
+ * Map @page, full of the data that belongs at @addr (no page there yet),
+ * as do_anonymous_page() maps a new one.  The caller's reference to
+ * @page is taken over, mapped or dropped.  @rctx: at a remote, drop it
+ * if stale.  The page came straight from the network (pcn_kmsg.h) or
+ * was filled by the caller: never copied here.
  */
 vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
-			    const void *data, bool writable,
+			    struct page *page, bool writable,
 			    struct remote_context *rctx, u64 version)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	struct page *page;
 	spinlock_t *ptl;	/* the page table lock */
 	pte_t *pte, entry;
-	void *kaddr;
 	pgd_t *pgd;
 	p4d_t *p4d;
 	pud_t *pud;
 	pmd_t *pmd;
 
+	/* Taken over already: a bug, but the fault can ask again. */
+	if (WARN_ON_ONCE(!page))
+		return VM_FAULT_NOPAGE;
 	pgd = pgd_offset(mm, addr);
 	p4d = p4d_alloc(mm, pgd, addr);
 	if (!p4d)
-		return VM_FAULT_OOM;
+		goto oom;
 	pud = pud_alloc(mm, p4d, addr);
 	if (!pud)
-		return VM_FAULT_OOM;
+		goto oom;
 	pmd = pmd_alloc(mm, pud, addr);
 	if (!pmd || pte_alloc(mm, pmd))
-		return VM_FAULT_OOM;
-	if (unlikely(pmd_trans_unstable(pmd)))
-		return VM_FAULT_NOPAGE;
-	if (unlikely(anon_vma_prepare(vma)))
-		return VM_FAULT_OOM;
-	/* Not zeroed first: @data covers all of it. */
-	page = alloc_page_vma(GFP_HIGHUSER_MOVABLE, vma, addr);
-	if (!page)
-		return VM_FAULT_OOM;
-	kaddr = kmap_local_page(page);
-	memcpy(kaddr, data, PAGE_SIZE);
-	kunmap_local(kaddr);
-	if (mem_cgroup_charge(page_folio(page), mm, GFP_KERNEL)) {
+		goto oom;
+	if (unlikely(pmd_trans_unstable(pmd))) {
 		put_page(page);
-		return VM_FAULT_OOM;
+		return VM_FAULT_NOPAGE;
 	}
+	if (unlikely(anon_vma_prepare(vma)))
+		goto oom;
+	if (mem_cgroup_charge(page_folio(page), mm, GFP_KERNEL))
+		goto oom;
 	__SetPageUptodate(page);
 
 	entry = mk_pte(page, vma->vm_page_prot);
@@ -236,6 +233,9 @@ vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
 	update_mmu_cache(vma, addr, pte);
 	pte_unmap_unlock(pte, ptl);
 	return VM_FAULT_NOPAGE;
+oom:
+	put_page(page);
+	return VM_FAULT_OOM;
 }
 
 vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,

@@ -74,7 +74,7 @@ pte_t *pcn_pte_lock(struct mm_struct *mm, unsigned long addr,
 int pcn_take_pte(struct vm_area_struct *vma, unsigned long addr, void *buf,
 		 bool zap);
 vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
-			    const void *data, bool writable,
+			    struct page *page, bool writable,
 			    struct remote_context *rctx, u64 version);
 
 /* pcn.prefetch: following pages one read grant may carry at most. */
@@ -91,7 +91,7 @@ struct pcn_revoke_page {
 	int error;		/* outcome, after pcn_revoke_run() */
 	u64 version;		/* of this invalidation */
 	u64 grant;		/* data_nid's write grant, to wait for */
-	void *data;		/* PAGE_SIZE for data_nid's data */
+	struct page *page;	/* data_nid's data, taken over by the caller */
 };
 
 struct pcn_revoke {
@@ -106,7 +106,7 @@ struct pcn_revoke *pcn_revoke_alloc(struct remote_context *ctx,
 void pcn_revoke_free(struct pcn_revoke *r);
 void pcn_revoke_reset(struct pcn_revoke *r);
 bool pcn_revoke_add(struct pcn_revoke *r, unsigned long addr,
-		    unsigned long holders, int data_nid, void *data);
+		    unsigned long holders, int data_nid);
 void pcn_revoke_run(struct pcn_revoke *r);
 void pcn_revoke_ack(struct pcn_revoke *r, int nid,
 		    struct pcn_page_inval_ack *ack, size_t size, u64 ns);

@@ -35,6 +35,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/delay.h>
+#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -117,7 +118,6 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 		.addr = addr,
 	};
 	u32 extra = write ? 0 : pcn_prefetch_window(ctx, addr);
-	struct pcn_page_extra *x;
 	struct pcn_page_grant *grant;
 	struct pcn_kmsg_hdr *resp;
 	unsigned long us;
@@ -150,14 +150,16 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 			pcn_kmsg_done(resp);
 			return err;
 		}
+		/* The page and each read copy: a name and a page of data. */
 		if (grant->extra > extra ||
-		    resp->size != PCN_GRANT_SIZE + grant->extra * sizeof(*x) ||
+		    resp->size != PCN_GRANT_SIZE(grant->extra) ||
+		    resp->npages != 1 + grant->extra ||
 		    !grant->version || grant->version >= LONG_MAX)
 			goto bad;
-		x = (struct pcn_page_extra *)(grant->data + PAGE_SIZE);
-		for (i = 0; i < grant->extra; i++, x++)
-			if (x->addr != addr + (i + 1) * PAGE_SIZE ||
-			    !x->version || x->version >= LONG_MAX)
+		for (i = 0; i < grant->extra; i++)
+			if (grant->x[i].addr != addr + (i + 1) * PAGE_SIZE ||
+			    !grant->x[i].version ||
+			    grant->x[i].version >= LONG_MAX)
 				goto bad;
 		if (!write)
 			WRITE_ONCE(ctx->ra_next,
@@ -218,7 +220,7 @@ static void pcn_prefetch_install(struct remote_context *ctx,
 				 struct vm_area_struct *vma,
 				 struct pcn_fault *f)
 {
-	struct pcn_page_extra *x = (void *)(f->grant->data + PAGE_SIZE);
+	struct pcn_page_extra *x = f->grant->x;
 	spinlock_t *ptl;	/* the page table lock */
 	unsigned long a;
 	bool busy;
@@ -239,8 +241,10 @@ static void pcn_prefetch_install(struct remote_context *ctx,
 		}
 		if (busy)
 			continue;
-		if (pcn_install_page(vma, a, x->data, false, ctx, x->version) &
-		    VM_FAULT_OOM)
+		/* Its data arrived straight into the page mapped. */
+		if (pcn_install_page(vma, a,
+				     pcn_kmsg_take_page(&f->grant->hdr, i + 1),
+				     false, ctx, x->version) & VM_FAULT_OOM)
 			return;
 		pcn_fault_account(PCN_FAULT_PREFETCH, 0);
 	}
@@ -262,8 +266,9 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 		/* Our read-only copy gives way to a writable one. */
 		if (grant->write)
 			pcn_take_pte(vma, addr, NULL, true);
-		ret = pcn_install_page(vma, addr, grant->data, grant->write,
-				       ctx, grant->version);
+		ret = pcn_install_page(vma, addr,
+				       pcn_kmsg_take_page(&grant->hdr, 0),
+				       grant->write, ctx, grant->version);
 		if (grant->extra)
 			pcn_prefetch_install(ctx, vma, f);
 		break;
@@ -485,12 +490,14 @@ static void pcn_inval_record(struct remote_context *ctx, unsigned long idx,
 }
 
 /*
- * Drop this node's copy of the page of entry @e, into @data when its
- * data is wanted.  Returns the answer's word for it.
+ * Drop this node's copy of the page of entry @e.  When its data is
+ * wanted, *@data is a private page to copy it into, replaced by the
+ * page of an answer not mapped yet (no copy at all).  Returns the
+ * answer's word for it.
  */
 static u64 pcn_inval_page(struct remote_context *ctx,
-			  const struct pcn_page_inval_entry *e, void *data,
-			  unsigned long deadline)
+			  const struct pcn_page_inval_entry *e,
+			  struct page **data, unsigned long deadline)
 {
 	/* What is left of the origin's wait, at least a jiffy. */
 	long left = max_t(long, (long)(deadline - jiffies), 1);
@@ -501,7 +508,9 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 	struct vm_area_struct *vma;
 	u64 t0 = ktime_get_ns();
 	struct mm_struct *mm;
+	struct page *page;
 	bool had = false;
+	void *kaddr;
 
 	if ((e->addr & ~PAGE_MASK & ~PCN_INVAL_WANT_DATA) ||
 	    addr >= TASK_SIZE_MAX || e->version >= LONG_MAX ||
@@ -547,16 +556,26 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 		/* The lock may have taken long: the same rule. */
 		if (want && !taken && time_after_eq(jiffies, deadline))
 			vma = NULL;
-		if (vma && pcn_vma_distributable(vma))
-			had = !pcn_take_pte(vma, addr,
-					    want && !taken ? data : NULL, true);
+		if (vma && pcn_vma_distributable(vma)) {
+			kaddr = want && !taken ? kmap_local_page(*data) : NULL;
+			had = !pcn_take_pte(vma, addr, kaddr, true);
+			if (kaddr)
+				kunmap_local(kaddr);
+		}
 		mmap_read_unlock(mm);
 		mmput(mm);
 	}
 	if (taken) {
-		if (want)
-			memcpy(data, taken->grant->data, PAGE_SIZE);
 		had = true;
+		if (want) {
+			/* Never mapped: it goes back as it came. */
+			page = pcn_kmsg_take_page(&taken->grant->hdr, 0);
+			if (page) {
+				put_page(*data);
+				*data = page;
+			}
+			had = !!page;
+		}
 		complete_all(&taken->done);
 		wake_up_all(&ctx->wq);
 		pcn_fault_put(taken);
@@ -567,7 +586,8 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 
 /*
  * The origin takes back copies (PAGE_INVALIDATE): each entry in turn,
- * the data of those that want it packed after the answer's words.
+ * the data of those that want it sent as the answer's pages, after its
+ * words.
  */
 static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 {
@@ -580,9 +600,9 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 	 */
 	unsigned long deadline = jiffies + PCN_PAGE_TIMEOUT / 2;
 	struct pcn_page_inval_ack *ack, refused = {};
+	struct page *data[PCN_INVAL_DATA_MAX] = {};
 	struct remote_context *ctx = NULL;
 	unsigned int i, want = 0, used = 0;
-	u8 *data;
 	u64 w;
 
 	/* The size and the count agree, with no more data than fits. */
@@ -592,15 +612,18 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 		want += !!(req->page[i].addr & PCN_INVAL_WANT_DATA);
 	if (want > PCN_INVAL_DATA_MAX)
 		goto refuse;
-	ack = kvzalloc(PCN_INVAL_ACK_SIZE(req->n, want), GFP_KERNEL);
+	ack = kvzalloc(PCN_INVAL_ACK_FRONT(req->n), GFP_KERNEL);
 	if (!ack)
 		goto refuse;
-	data = (u8 *)&ack->page[req->n];
+	if (pcn_kmsg_alloc_pages(data, want)) {
+		kvfree(ack);
+		goto refuse;
+	}
 	ctx = pcn_remote_context_get(nid, req->ctx_id);
 	for (i = 0; i < req->n; i++) {
 		/* No context here: this node holds none of its pages. */
-		w = ctx ? pcn_inval_page(ctx, &req->page[i],
-					 data + used * PAGE_SIZE, deadline) :
+		w = ctx ? pcn_inval_page(ctx, &req->page[i], &data[used],
+					 deadline) :
 			  req->page[i].addr & PAGE_MASK;
 		used += !!(w & PCN_INVAL_HAS_DATA);
 		ack->page[i] = w;
@@ -610,8 +633,11 @@ static void pcn_handle_page_invalidate(int nid, struct pcn_kmsg_hdr *msg)
 	ack->hdr.type = PCN_KMSG_TYPE_PAGE_INVALIDATED;
 	ack->ctx_id = req->ctx_id;
 	ack->n = req->n;
-	pcn_kmsg_reply(nid, msg, ack, PCN_INVAL_ACK_SIZE(req->n, used));
+	pcn_kmsg_reply_pages(nid, msg, ack, PCN_INVAL_ACK_FRONT(req->n), data,
+			     used);
 	kvfree(ack);
+	for (i = 0; i < want; i++)
+		put_page(data[i]);
 	pcn_kmsg_done(msg);
 	return;
 refuse:
@@ -634,6 +660,9 @@ static int __init pcn_page_client_init(void)
 	ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_PAGE_GRANT,
 					 "page_grant", PCN_GRANT_HDR,
 					 PCN_GRANT_SIZE_MAX);
+	if (!ret)
+		ret = pcn_kmsg_allow_pages(PCN_KMSG_TYPE_PAGE_GRANT,
+					   1 + PCN_PREFETCH_MAX);
 	if (!ret)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_PAGE_INVALIDATE,
 						"page_invalidate",

@@ -46,16 +46,24 @@ struct pcn_revoke *pcn_revoke_alloc(struct remote_context *ctx,
 	return r;
 }
 
-void pcn_revoke_free(struct pcn_revoke *r)
-{
-	kvfree(r);
-}
-
-/* Empty @r for the next set of pages. */
+/* Empty @r for the next set of pages: data not taken is dropped. */
 void pcn_revoke_reset(struct pcn_revoke *r)
 {
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->page[i].page)
+			put_page(r->page[i].page);
 	r->n = 0;
 	r->ndata = 0;
+}
+
+void pcn_revoke_free(struct pcn_revoke *r)
+{
+	if (r) {
+		pcn_revoke_reset(r);
+		kvfree(r);
+	}
 }
 
 /**
@@ -64,13 +72,15 @@ void pcn_revoke_reset(struct pcn_revoke *r)
  * @addr: the page's address
  * @holders: the nodes to ask to drop their copy (the origin is left out)
  * @data_nid: the holder whose data is wanted (a remote writer), or -1
- * @data: PAGE_SIZE bytes for that data
+ *
+ * The data comes back as a page of the answer (its ->page), taken over
+ * as it was received so that it can be mapped without a copy.
  *
  * Return: false when @r is full, or has as many pages of data as one
  * answer can carry.
  */
 bool pcn_revoke_add(struct pcn_revoke *r, unsigned long addr,
-		    unsigned long holders, int data_nid, void *data)
+		    unsigned long holders, int data_nid)
 {
 	struct remote_context *ctx = r->ctx;
 	struct pcn_revoke_page *p;
@@ -82,7 +92,7 @@ bool pcn_revoke_add(struct pcn_revoke *r, unsigned long addr,
 	p->addr = addr;
 	p->holders = holders & ~BIT(pcn_my_nid());
 	p->data_nid = data_nid;
-	p->data = data;
+	p->page = NULL;
 	p->grant = 0;
 	p->error = 0;
 	if (data_nid >= 0) {
@@ -162,8 +172,8 @@ static void pcn_revoke_result(struct pcn_revoke *r, struct pcn_revoke_page *p,
  * @size: bytes of @ack
  * @ns: the round trip, for the statistics
  *
- * Checks @ack against the pages asked of @nid and copies the data that
- * came back; each page's outcome is recorded.  Called by
+ * Checks @ack against the pages asked of @nid and takes over the pages
+ * of data that came back; each page's outcome is recorded.  Called by
  * pcn_revoke_run(), and by the KUnit tests.
  */
 void pcn_revoke_ack(struct pcn_revoke *r, int nid,
@@ -171,14 +181,16 @@ void pcn_revoke_ack(struct pcn_revoke *r, int nid,
 {
 	unsigned int cnt = 0, ndata = 0, i, k;
 	struct pcn_revoke_page *p;
-	const u8 *data;
+	unsigned int page = 0;
 	int err = 0;
 	u64 w;
 
 	for (i = 0; i < r->n; i++)
 		cnt += !!(r->page[i].holders & BIT(nid));
-	if (size < PCN_INVAL_ACK_SIZE(cnt, 0) || ack->ctx_id != r->ctx->id ||
-	    ack->n != cnt) {
+	/* The words before the pages: exactly one per page asked. */
+	if (size != ack->hdr.size ||
+	    pcn_kmsg_front_size(&ack->hdr) != PCN_INVAL_ACK_FRONT(cnt) ||
+	    ack->ctx_id != r->ctx->id || ack->n != cnt) {
 		err = -EPROTO;
 		goto out;
 	}
@@ -198,11 +210,11 @@ void pcn_revoke_ack(struct pcn_revoke *r, int nid,
 		}
 		ndata += !!(w & PCN_INVAL_HAS_DATA);
 	}
-	if (size != PCN_INVAL_ACK_SIZE(cnt, ndata)) {
+	if (size != PCN_INVAL_ACK_SIZE(cnt, ndata) ||
+	    pcn_kmsg_rx_npages(&ack->hdr) != ndata) {
 		err = -EPROTO;
 		goto out;
 	}
-	data = (const u8 *)&ack->page[cnt];
 	for (i = 0, k = 0; i < r->n; i++) {
 		p = &r->page[i];
 		if (!(p->holders & BIT(nid)))
@@ -211,9 +223,9 @@ void pcn_revoke_ack(struct pcn_revoke *r, int nid,
 		if (w & PCN_INVAL_REFUSED) {
 			pcn_revoke_result(r, p, nid, -EPROTO, ns);
 		} else if (w & PCN_INVAL_HAS_DATA) {
-			memcpy(p->data, data, PAGE_SIZE);
-			data += PAGE_SIZE;
-			pcn_revoke_result(r, p, nid, 0, ns);
+			p->page = pcn_kmsg_take_page(&ack->hdr, page++);
+			pcn_revoke_result(r, p, nid, p->page ? 0 : -ENODATA,
+					  ns);
 		} else {
 			pcn_revoke_result(r, p, nid,
 					  p->data_nid == nid ? -ENODATA : 0,
@@ -233,7 +245,7 @@ out:
  *
  * One request per holder, all in flight at once, each answered within
  * PCN_PAGE_TIMEOUT.  Afterwards each page's error is 0 when no online
- * node kept a copy and its wanted data came back (into its buffer), or
+ * node kept a copy and its wanted data came back (its ->page), or
  * -EIO.  May sleep; the caller owns the pages' fault handles.
  */
 void pcn_revoke_run(struct pcn_revoke *r)

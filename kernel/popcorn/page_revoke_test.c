@@ -2,13 +2,15 @@
 /*
  * KUnit tests for the origin's check of a holder's answer to a
  * revocation (page_revoke.c): the answer comes from the network, so
- * every word, the count, the size and the data are checked before use.
+ * every word, the count, the size and the data are checked before use,
+ * and the pages of data are taken over from the message, not copied.
  *
  * The holder is node 20, never this node and never online in the test
  * guests: a reader's copy on an offline node counts as gone, so the
  * outcome that shows a check is the data page's (-EIO when refused).
  */
 #include <kunit/test.h>
+#include <linux/highmem.h>
 #include <linux/slab.h>
 
 #include "page.h"
@@ -20,7 +22,6 @@
 struct revoke_fixture {
 	struct remote_context ctx;
 	struct pcn_revoke *r;
-	u8 *buf;
 };
 
 static struct revoke_fixture *setup(struct kunit *test)
@@ -32,41 +33,58 @@ static struct revoke_fixture *setup(struct kunit *test)
 	fx->ctx.id = 7;
 	fx->ctx.tgid = 1;
 	xa_init(&fx->ctx.grants);
-	fx->buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, fx->buf);
 	fx->r = pcn_revoke_alloc(&fx->ctx, 4);
 	KUNIT_ASSERT_NOT_NULL(test, fx->r);
-	KUNIT_ASSERT_TRUE(test, pcn_revoke_add(fx->r, ADDR_A, BIT(HOLDER), -1,
-					       NULL));
-	KUNIT_ASSERT_TRUE(test, pcn_revoke_add(fx->r, ADDR_B, 0, HOLDER,
-					       fx->buf));
+	KUNIT_ASSERT_TRUE(test, pcn_revoke_add(fx->r, ADDR_A, BIT(HOLDER), -1));
+	KUNIT_ASSERT_TRUE(test, pcn_revoke_add(fx->r, ADDR_B, 0, HOLDER));
 	return fx;
 }
 
-/* Hand @fx an answer of @n words and @ndata pages of 0xab (+ @extra). */
+/*
+ * Hand @fx an answer of @n words (+ @extra bytes) and @ndata pages of
+ * 0xab, laid out as a transport receives it (pcn_kmsg_rx_alloc()).
+ */
 static void answer(struct kunit *test, struct revoke_fixture *fx,
 		   const u64 *words, u32 n, u32 ndata, size_t extra)
 {
-	size_t size = PCN_INVAL_ACK_SIZE(n, ndata) + extra;
-	struct pcn_page_inval_ack *ack = kunit_kzalloc(test, size, GFP_KERNEL);
+	struct pcn_kmsg_hdr hdr = {
+		.size = PCN_INVAL_ACK_SIZE(n, ndata) + extra,
+		.npages = ndata,
+	};
+	struct pcn_page_inval_ack *ack;
+	struct pcn_kmsg_hdr *msg;
+	unsigned int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, ack);
+	msg = pcn_kmsg_rx_alloc(&hdr);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	ack = (struct pcn_page_inval_ack *)msg;
 	ack->ctx_id = fx->ctx.id;
 	ack->n = n;
 	memcpy(ack->page, words, n * sizeof(u64));
-	memset(&ack->page[n], 0xab, ndata * PAGE_SIZE);
-	pcn_revoke_ack(fx->r, HOLDER, ack, size, 1000);
+	memset(&ack->page[n], 0, extra);
+	for (i = 0; i < ndata; i++)
+		memset_page(pcn_kmsg_page(msg, i), 0, 0xab, PAGE_SIZE);
+	pcn_revoke_ack(fx->r, HOLDER, ack, hdr.size, 1000);
+	pcn_kmsg_rx_free(msg);
 }
 
 /* The data page's outcome, and whether its data arrived. */
 static void expect(struct kunit *test, struct revoke_fixture *fx, int error,
 		   bool data)
 {
+	struct page *page = fx->r->page[1].page;
+	u8 first, last;
+
 	KUNIT_EXPECT_EQ(test, 0, fx->r->page[0].error);
 	KUNIT_EXPECT_EQ(test, error, fx->r->page[1].error);
-	KUNIT_EXPECT_EQ(test, data ? 0xab : 0, fx->buf[0]);
-	KUNIT_EXPECT_EQ(test, data ? 0xab : 0, fx->buf[PAGE_SIZE - 1]);
-	pcn_revoke_free(fx->r);
+	KUNIT_EXPECT_EQ(test, data, !!page);
+	if (page) {
+		memcpy_from_page(&first, page, 0, 1);
+		memcpy_from_page(&last, page, PAGE_SIZE - 1, 1);
+		KUNIT_EXPECT_EQ(test, 0xab, first);
+		KUNIT_EXPECT_EQ(test, 0xab, last);
+	}
+	pcn_revoke_free(fx->r);		/* puts the page */
 }
 
 static void pcn_revoke_ack_good(struct kunit *test)
@@ -131,12 +149,11 @@ static void pcn_revoke_add_limits(struct kunit *test)
 	r = pcn_revoke_alloc(ctx, PCN_INVAL_MAX);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	for (i = 0; i < PCN_INVAL_DATA_MAX; i++, a += PAGE_SIZE)
-		KUNIT_EXPECT_TRUE(test, pcn_revoke_add(r, a, 0, HOLDER, NULL));
-	KUNIT_EXPECT_FALSE(test, pcn_revoke_add(r, a, 0, HOLDER, NULL));
+		KUNIT_EXPECT_TRUE(test, pcn_revoke_add(r, a, 0, HOLDER));
+	KUNIT_EXPECT_FALSE(test, pcn_revoke_add(r, a, 0, HOLDER));
 	for (; r->n < PCN_INVAL_MAX; a += PAGE_SIZE)
-		KUNIT_EXPECT_TRUE(test, pcn_revoke_add(r, a, BIT(HOLDER), -1,
-						       NULL));
-	KUNIT_EXPECT_FALSE(test, pcn_revoke_add(r, a, BIT(HOLDER), -1, NULL));
+		KUNIT_EXPECT_TRUE(test, pcn_revoke_add(r, a, BIT(HOLDER), -1));
+	KUNIT_EXPECT_FALSE(test, pcn_revoke_add(r, a, BIT(HOLDER), -1));
 	KUNIT_EXPECT_EQ(test, PCN_INVAL_DATA_MAX, r->ndata);
 	pcn_revoke_free(r);
 }

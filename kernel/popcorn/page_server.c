@@ -31,6 +31,7 @@
 #define pr_fmt(fmt) "popcorn: " fmt
 
 #include <linux/bitfield.h>
+#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -128,7 +129,7 @@ static int pcn_revoke_readers(struct remote_context *ctx, unsigned long v,
 	r = pcn_revoke_alloc(ctx, 1);
 	if (!r)
 		return -ENOMEM;
-	pcn_revoke_add(r, addr, v, -1, NULL);
+	pcn_revoke_add(r, addr, v, -1);
 	pcn_revoke_run(r);
 	ret = r->page[0].error;
 	pcn_revoke_free(r);
@@ -146,7 +147,8 @@ static int pcn_dir_set(struct remote_context *ctx, unsigned long idx,
 }
 
 /*
- * The data of a remote writer's page, taken back in @buf, is the
+ * The data of a remote writer's page, taken back in @page (as it was
+ * received: mapped without a copy, the reference taken over), is the
  * origin's again: mapped here, and the origin its only holder.  The
  * entry goes only once the data is mapped: if it cannot be (no memory),
  * the page stays listed at the writer, which no longer has it, so that
@@ -154,16 +156,20 @@ static int pcn_dir_set(struct remote_context *ctx, unsigned long idx,
  */
 static int pcn_writer_home(struct remote_context *ctx,
 			   struct vm_area_struct *vma, unsigned long addr,
-			   void *buf)
+			   struct page *page)
 {
 	unsigned long idx = addr >> PAGE_SHIFT;
 
 	/* Nothing of it may be mapped here (no fault-around): no PTE. */
-	if (vma && pcn_vma_distributable(vma) &&
-	    (pcn_install_page(vma, addr, buf, true, NULL, 0) & VM_FAULT_OOM)) {
-		pr_warn_ratelimited("page %lx of process %d lost: no memory to map it back\n",
-				    addr, ctx->tgid);
-		return -ENOMEM;
+	if (vma && pcn_vma_distributable(vma)) {
+		if (pcn_install_page(vma, addr, page, true, NULL, 0) &
+		    VM_FAULT_OOM) {
+			pr_warn_ratelimited("page %lx of process %d lost: no memory to map it back\n",
+					    addr, ctx->tgid);
+			return -ENOMEM;
+		}
+	} else {
+		put_page(page);
 	}
 	xa_erase(&ctx->pages, idx);
 	xa_erase(&ctx->grants, idx);
@@ -176,18 +182,22 @@ static int pcn_writer_home(struct remote_context *ctx,
  */
 static int pcn_pull_writer(struct remote_context *ctx,
 			   struct vm_area_struct *vma, unsigned long addr,
-			   unsigned long v, void *buf)
+			   unsigned long v)
 {
 	struct pcn_revoke *r = pcn_revoke_alloc(ctx, 1);
 	int ret;
 
 	if (!r)
 		return -ENOMEM;
-	pcn_revoke_add(r, addr, 0, __ffs(v & PCN_PG_HOLDERS), buf);
+	pcn_revoke_add(r, addr, 0, __ffs(v & PCN_PG_HOLDERS));
 	pcn_revoke_run(r);
 	ret = r->page[0].error;
+	if (!ret) {
+		ret = pcn_writer_home(ctx, vma, addr, r->page[0].page);
+		r->page[0].page = NULL;
+	}
 	pcn_revoke_free(r);
-	return ret ? ret : pcn_writer_home(ctx, vma, addr, buf);
+	return ret;
 }
 
 /*
@@ -221,13 +231,17 @@ static int pcn_origin_give(struct remote_context *ctx,
 	return -EAGAIN;
 }
 
+/*
+ * Give @nid page @addr, its data copied into @page (the one copy of
+ * the sending side: the message is sent from @page).
+ */
 static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
-			  int nid, unsigned long addr, bool write, void *buf,
-			  u64 *version)
+			  int nid, unsigned long addr, bool write,
+			  struct page *page, u64 *version)
 {
 	unsigned long idx = addr >> PAGE_SHIFT, me = pcn_me(), v, nv;
 	struct vm_area_struct *vma = vma_lookup(mm, addr);
-	void *e;
+	void *e, *buf;
 	int ret;
 
 	if (!vma)
@@ -240,7 +254,7 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 	e = xa_load(&ctx->pages, idx);
 	v = e ? xa_to_value(e) : me;
 	if (!(v & me)) {
-		ret = pcn_pull_writer(ctx, vma, addr, v, buf);
+		ret = pcn_pull_writer(ctx, vma, addr, v);
 		if (ret)
 			return ret;
 		v = me;
@@ -254,7 +268,9 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 	} else {
 		nv = v | BIT(nid);
 	}
+	buf = kmap_local_page(page);
 	ret = pcn_origin_give(ctx, vma, addr, v, nv, buf, write);
+	kunmap_local(buf);
 	if (ret)
 		return ret;
 	*version = atomic64_inc_return(&ctx->version);
@@ -266,30 +282,34 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 			      GFP_KERNEL));
 	/*
 	 * Without it a later pull would not wait for the grant: undo, the
-	 * entry last (as in pcn_writer_home()).
+	 * entry last (as in pcn_writer_home()).  The page is not sent.
 	 */
-	if (ret && !(pcn_install_page(vma, addr, buf, true, NULL, 0) &
-		     VM_FAULT_OOM))
-		xa_erase(&ctx->pages, idx);
+	if (ret) {
+		get_page(page);
+		if (!(pcn_install_page(vma, addr, page, true, NULL, 0) &
+		      VM_FAULT_OOM))
+			xa_erase(&ctx->pages, idx);
+	}
 	return ret;
 }
 
 /*
  * Prefetch: read copies of up to @n pages after @addr, given to @nid
- * into @x, as pcn_page_grant() gives one.  It stops at the first page
+ * as pcn_page_grant() gives one: named in @x, their data in fresh pages
+ * put in @pages.  It stops at the first page
  * it cannot give at once: outside @addr's VMA, busy, held by a remote
  * writer (never taken from it for a guess) or already held by @nid.
  * Returns how many it gave.
  */
 static u32 pcn_page_prefetch(struct remote_context *ctx, struct mm_struct *mm,
 			     int nid, unsigned long addr, u32 n,
-			     struct pcn_page_extra *x)
+			     struct pcn_page_extra *x, struct page **pages)
 {
 	struct vm_area_struct *vma = vma_lookup(mm, addr);
 	unsigned long me = pcn_me(), idx, v;
 	struct pcn_fault *f;
+	void *e, *buf;
 	u32 given;
-	void *e;
 	int ret;
 
 	for (given = 0; given < n && vma; given++, x++) {
@@ -297,15 +317,20 @@ static u32 pcn_page_prefetch(struct remote_context *ctx, struct mm_struct *mm,
 		idx = addr >> PAGE_SHIFT;
 		if (addr >= vma->vm_end)
 			break;
+		if (pcn_kmsg_alloc_pages(&pages[given], 1))
+			break;
 		f = pcn_page_lock(ctx, idx, false);
 		if (IS_ERR(f))
 			break;
 		e = xa_load(&ctx->pages, idx);
 		v = e ? xa_to_value(e) : me;
 		ret = -EBUSY;
-		if ((v & me) && !(v & BIT(nid)))
+		if ((v & me) && !(v & BIT(nid))) {
+			buf = kmap_local_page(pages[given]);
 			ret = pcn_origin_give(ctx, vma, addr, v, v | BIT(nid),
-					      x->data, false);
+					      buf, false);
+			kunmap_local(buf);
+		}
 		if (!ret) {
 			x->addr = addr;
 			x->version = atomic64_inc_return(&ctx->version);
@@ -330,8 +355,10 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	struct remote_context *ctx = pcn_context_get(req->ctx_id);
 	unsigned long addr = req->addr & PAGE_MASK;
 	bool write = req->flags & PCN_PAGE_WRITE;
-	u32 extra = FIELD_GET(PCN_PAGE_EXTRA, req->flags), given = 0;
+	u32 extra = FIELD_GET(PCN_PAGE_EXTRA, req->flags), given = 0, i;
 	struct pcn_page_grant *resp, nomem = {};	/* header only */
+	/* The data: the page's, then the read copies'. */
+	struct page *pages[1 + PCN_PREFETCH_MAX] = {};
 	struct mm_struct *mm;
 	struct pcn_fault *f;
 	u64 version = 0;
@@ -339,10 +366,10 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 
 	if (extra > PCN_PREFETCH_MAX || write)
 		extra = 0;		/* refused below if asked for */
-	resp = kvzalloc(PCN_GRANT_SIZE + extra * sizeof(struct pcn_page_extra),
-			GFP_KERNEL);
-	if (!resp) {
+	resp = kzalloc(PCN_GRANT_FRONT(extra), GFP_KERNEL);
+	if (!resp || pcn_kmsg_alloc_pages(pages, 1)) {
 		/* Still answer: the remote waits for this reply. */
+		kfree(resp);
 		resp = &nomem;
 		err = -ENOMEM;
 		goto reply;
@@ -364,13 +391,13 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	if (IS_ERR(f)) {
 		err = PTR_ERR(f);
 	} else {
-		err = pcn_page_grant(ctx, mm, nid, addr, write, resp->data,
+		err = pcn_page_grant(ctx, mm, nid, addr, write, pages[0],
 				     &version);
 		pcn_page_unlock(ctx, addr >> PAGE_SHIFT, f);
 		extra = min(extra, pcn_prefetch_max());
 		if (!err && extra)
 			given = pcn_page_prefetch(ctx, mm, nid, addr, extra,
-						  (void *)(resp->data + PAGE_SIZE));
+						  resp->x, pages + 1);
 	}
 	mmap_read_unlock(mm);
 	up_read(&ctx->vma_sem);
@@ -383,10 +410,14 @@ reply:
 	resp->write = write;
 	resp->version = version;
 	resp->extra = given;
-	pcn_kmsg_reply(nid, msg, resp, err ? PCN_GRANT_HDR :
-		       PCN_GRANT_SIZE + given * sizeof(struct pcn_page_extra));
+	pcn_kmsg_reply_pages(nid, msg, resp,
+			     err ? PCN_GRANT_HDR : PCN_GRANT_FRONT(given),
+			     pages, err ? 0 : 1 + given);
 	if (resp != &nomem)
-		kvfree(resp);
+		kfree(resp);
+	for (i = 0; i < ARRAY_SIZE(pages); i++)
+		if (pages[i])
+			put_page(pages[i]);
 	if (ctx)
 		pcn_context_put(ctx);
 	pcn_kmsg_done(msg);
@@ -423,8 +454,8 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	bool write = flags & FAULT_FLAG_WRITE;
 	struct pcn_fault *f;
 	vm_fault_t ret;
-	void *e, *buf;
 	u64 t0;
+	void *e;
 
 	/* The page server's own access (GUP) while it owns the page. */
 	if (pcn_page_owned(ctx, idx))
@@ -444,13 +475,8 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	v = e ? xa_to_value(e) : me;
 	if (!(v & me)) {
 		/* A remote writer has it: take it back. */
-		ret = VM_FAULT_OOM;
-		buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
-		if (buf) {
-			ret = pcn_pull_writer(ctx, vma, addr, v, buf) ?
-			      VM_FAULT_SIGBUS : VM_FAULT_NOPAGE;
-			kfree(buf);
-		}
+		ret = pcn_pull_writer(ctx, vma, addr, v) ?
+		      VM_FAULT_SIGBUS : VM_FAULT_NOPAGE;
 		pcn_page_unlock(ctx, idx, f);
 		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
 					  PCN_FAULT_REMOTE_READ,
@@ -477,10 +503,9 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	return ret ? ret : VM_FAULT_NOPAGE;
 }
 
-/* A batch of __pcn_pages_reclaim(): the handles it owns, the data. */
+/* A batch of __pcn_pages_reclaim(): the handles it owns. */
 struct pcn_reclaim {
 	struct pcn_fault *f[PCN_INVAL_MAX];
-	u8 data[PCN_INVAL_DATA_MAX][PAGE_SIZE];
 };
 
 /*
@@ -498,10 +523,9 @@ static int pcn_reclaim_add(struct remote_context *ctx, struct pcn_revoke *r,
 
 	v = e ? xa_to_value(e) : pcn_me();
 	if (!(v & pcn_me()))
-		added = pcn_revoke_add(r, addr, 0, __ffs(v & PCN_PG_HOLDERS),
-				       w->data[r->ndata]);
+		added = pcn_revoke_add(r, addr, 0, __ffs(v & PCN_PG_HOLDERS));
 	else if (v != pcn_me() && !writers_only)
-		added = pcn_revoke_add(r, addr, v, -1, NULL);
+		added = pcn_revoke_add(r, addr, v, -1);
 	else
 		return 0;
 	if (!added)
@@ -575,10 +599,11 @@ static int __pcn_pages_reclaim(struct remote_context *ctx,
 			if (p->data_nid >= 0) {
 				if (!p->error &&
 				    !pcn_writer_home(ctx, vma_lookup(mm, p->addr),
-						     p->addr, p->data))
+						     p->addr, p->page))
 					n++;
 				else
 					(*kept)++;
+				p->page = NULL;	/* taken over, or none */
 			} else if (!p->error) {
 				xa_erase(&ctx->pages, p->addr >> PAGE_SHIFT);
 				n++;
@@ -663,6 +688,9 @@ static int __init pcn_page_server_init(void)
 						 PCN_INVAL_ACK_SIZE(0, 0),
 						 PCN_INVAL_ACK_SIZE(PCN_INVAL_MAX,
 								    PCN_INVAL_DATA_MAX));
+	if (!ret)
+		ret = pcn_kmsg_allow_pages(PCN_KMSG_TYPE_PAGE_INVALIDATED,
+					   PCN_INVAL_DATA_MAX);
 	return ret;
 }
 late_initcall(pcn_page_server_init);

@@ -92,6 +92,36 @@ void pcn_fault_stat_reset(void)
 static struct pcn_stat_type pcn_stat_types[PCN_KMSG_TYPE_MAX];
 static atomic64_t pcn_stat_drops[PCN_DROP_MAX];
 
+/*
+ * Pages of data in messages (pcn_kmsg.h): sent by reference (the
+ * transport sends from the pages), sent copied into one buffer (a
+ * transport without send_pages), received into pages.
+ */
+enum {
+	PCN_PAGES_SENT_REF,
+	PCN_PAGES_SENT_COPIED,
+	PCN_PAGES_RECEIVED,
+	PCN_PAGES_NR
+};
+
+static const char * const pcn_pages_names[PCN_PAGES_NR] = {
+	"page_data_sent_by_reference", "page_data_sent_copied",
+	"page_data_received_into_pages",
+};
+
+static atomic64_t pcn_stat_pages[PCN_PAGES_NR];
+
+void pcn_stat_pages_sent(unsigned int n, bool by_reference)
+{
+	atomic64_add(n, &pcn_stat_pages[by_reference ? PCN_PAGES_SENT_REF :
+						       PCN_PAGES_SENT_COPIED]);
+}
+
+void pcn_stat_pages_received(unsigned int n)
+{
+	atomic64_add(n, &pcn_stat_pages[PCN_PAGES_RECEIVED]);
+}
+
 void pcn_stat_sent(unsigned int type, size_t bytes)
 {
 	if (type >= PCN_KMSG_TYPE_MAX)
@@ -151,6 +181,9 @@ static int pcn_stat_show(struct seq_file *seq, void *v)
 	for (i = PCN_DROP_NONE + 1; i < PCN_DROP_MAX; i++)
 		seq_printf(seq, "dropped %s %lld\n", pcn_kmsg_drop_name(i),
 			   atomic64_read(&pcn_stat_drops[i]));
+	for (i = 0; i < PCN_PAGES_NR; i++)
+		seq_printf(seq, "%s %lld\n", pcn_pages_names[i],
+			   atomic64_read(&pcn_stat_pages[i]));
 	pcn_fault_stat_show(seq);
 	return 0;
 }
@@ -174,6 +207,8 @@ static ssize_t pcn_stat_write(struct file *file, const char __user *buf,
 	}
 	for (i = 0; i < PCN_DROP_MAX; i++)
 		atomic64_set(&pcn_stat_drops[i], 0);
+	for (i = 0; i < PCN_PAGES_NR; i++)
+		atomic64_set(&pcn_stat_pages[i], 0);
 	pcn_fault_stat_reset();
 	pcn_auth_stat_reset();
 	pcn_kmsg_vital_stat_reset();

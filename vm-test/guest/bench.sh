@@ -61,6 +61,17 @@ if [ "$nid" = 0 ]; then
 		[ -n "$msgs" ] && [ "$msgs" -le $((pages / 8)) ]
 		tap $? "$f: ${msgs:-?} messages for $pages pages"
 	done
+	# One copy of page data per side (issue 12): every page of data
+	# this node sent left from a page of its own, none was copied into
+	# a message buffer, and the data that came home (MADV_RELEASE of
+	# what the remote wrote) arrived straight into pages.
+	ref=$(stat_key page_data_sent_by_reference)
+	copied=$(stat_key page_data_sent_copied)
+	into=$(stat_key page_data_received_into_pages)
+	[ "$ref" -ge "$pages" ] && [ "$copied" -eq 0 ] && [ "$into" -ge "$pages" ]
+	tap $? "page data by reference: $ref pages sent from pages, $copied copied, $into received into pages (at least $pages each)"
+	[ "$(stat_key tcp_pages_sent)" -eq "$ref" ]
+	tap $? "the transport sent each of them with sendpage ($(stat_key tcp_pages_sent))"
 	# Prefetch: a sequential read at the remote with it is faster than
 	# without (make bench's target is 3x; here, a margin for noise).
 	on=$(awk '$3 == "seq_read_remote" { print $7 }' /tmp/bench.out)

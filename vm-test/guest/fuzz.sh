@@ -54,7 +54,7 @@ if [ "$nid" = 0 ]; then
 	tap $? "rejected messages counted ($total)"
 	# (unhandled_type needs a type below the maximum with no handler:
 	# there is none.  Frames come once per 5000 messages.)
-	whys="bad_type bad_size_for_type bad_from_nid bad_flags"
+	whys="bad_type bad_size_for_type bad_from_nid bad_pages"
 	[ "$count" -gt 5000 ] && whys="$whys bad_frame"
 	for why in $whys; do
 		[ "$(stat_key dropped $why)" -gt 0 ]

@@ -5,6 +5,10 @@
 . /tests/lib.sh
 
 samples=$(cmdline_param pcn_bench_samples)
+# Fixed addresses: with address-space randomisation the shape of the
+# VMA tree, and so the instructions mmap() takes, differs from boot to
+# boot, which is noise in a comparison between boots.
+echo 0 > /proc/sys/kernel/randomize_va_space
 if [ -e /proc/popcorn_stat ]; then
 	echo "# kernel: popcorn"
 else

@@ -19,8 +19,9 @@
  *   replay     seeds sent again unchanged, singly or a burst of 2-8 in
  *              a random order
  *   header     a header field wrong: unknown or unregistered type, another
- *              node's id, reserved flags, a size the type does not allow
- *              (truncated or extended body)
+ *              node's id, pages of data (mostly more than the type or the
+ *              size allows), a size the type does not allow (truncated or
+ *              extended body)
  *   frame      a frame the transport cannot take (size field below a
  *              header, above the maximum, or not the bytes sent): the
  *              connection is reset; at most one per 5000 messages
@@ -213,7 +214,7 @@ static void fix_header(uint8_t *m, uint32_t len)
 
 	h->size = len;
 	h->from_nid = my_nid;
-	h->flags = 0;
+	h->npages = 0;		/* a mutated body is no page data */
 }
 
 static const uint64_t boundary[] = {
@@ -364,7 +365,7 @@ static void send_header(void)
 		} while (h->from_nid == my_nid);
 		break;
 	case 2:
-		h->flags = 1 + rnd_below(255);
+		h->npages = 1 + rnd_below(255);
 		break;
 	case 3:		/* truncated: shorter than the type needs */
 		if (types[h->type].min > HDR_SIZE) {

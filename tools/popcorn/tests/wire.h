@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 struct wire_hdr {
-	uint32_t size;		/* whole message, header included */
+	uint32_t size;		/* whole message, header and pages included */
 	uint16_t type;		/* enum pcn_kmsg_type */
 	uint8_t from_nid;
-	uint8_t flags;
+	uint8_t npages;		/* pages of data that end the message */
 	uint32_t seq;
 	uint32_t wait_id;
 } __attribute__((packed));
