@@ -12,7 +12,7 @@
 # Environment: TRANSPORTS (default "tcp"), BENCH_SAMPLES (round trips
 # per size, 200), BENCH_PAGES (pages per fault figure, 512),
 # BENCH_SEQ_MIB (16), BENCH_ROUNDS (5), BENCH_BIG_MIB (64),
-# BENCH_UNUSED_BOOTS (3), BENCH_UNUSED_SAMPLES (15), BENCH_UNUSED_ICOUNT (1).
+# BENCH_UNUSED_BOOTS (3), BENCH_UNUSED_SAMPLES (31), BENCH_UNUSED_ICOUNT (1).
 set -uo pipefail
 
 OUT=${3:?usage: bench.sh BZIMAGE INITRD OUT [NOPCN_BZIMAGE]}
@@ -114,7 +114,7 @@ done
 # BENCH_UNUSED_ICOUNT=0: wall-clock time, as any other figure.
 unused_cmdline() {
 	echo "$(base_cmdline "$1") pcn_test=unused" \
-	     "pcn_bench_samples=${BENCH_UNUSED_SAMPLES:-15}"
+	     "pcn_bench_samples=${BENCH_UNUSED_SAMPLES:-31}"
 }
 no_key() { echo none; }
 if [ -n "$NOPCN_BZIMAGE" ]; then

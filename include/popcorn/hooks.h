@@ -31,6 +31,11 @@ enum pcn_vma_op {
 #include <linux/sched.h>
 
 /*
+ * The hooks are __always_inline: the kernel may be built for size
+ * (-Os), where the compiler would otherwise call them out of line, and
+ * a process that is not distributed must pay a load and a test, not a
+ * call (make bench, "cost when unused").
+ *
  * On once a migrated thread has run on this node (migrate.c): until
  * then the system call hooks are a patched-out jump, not a test.
  */
@@ -55,21 +60,21 @@ int __pcn_remote_syscall(struct pt_regs *regs, int nr);
 int __pcn_remote_syscall_32(struct pt_regs *regs, int nr);
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
-static inline void pcn_mm_init(struct mm_struct *mm)
+static __always_inline void pcn_mm_init(struct mm_struct *mm)
 {
 	mm->remote = NULL;
 }
 
 /* __mmput(): the last user of @mm is gone. */
-static inline void pcn_mm_exit(struct mm_struct *mm)
+static __always_inline void pcn_mm_exit(struct mm_struct *mm)
 {
 	if (unlikely(mm->remote))
 		__pcn_mm_exit(mm);
 }
 
 /* copy_process(): a new task has not migrated. */
-static inline void pcn_task_fork(struct task_struct *p,
-				 unsigned long clone_flags)
+static __always_inline void pcn_task_fork(struct task_struct *p,
+					  unsigned long clone_flags)
 {
 	p->remote = NULL;
 	p->peer_nid = -1;
@@ -83,9 +88,9 @@ static inline void pcn_task_fork(struct task_struct *p,
  * node.  Returns a VM_FAULT_ code when Popcorn handled the fault, 0 to
  * let the normal path run.
  */
-static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
-					     unsigned long address,
-					     unsigned int flags)
+static __always_inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
+						      unsigned long address,
+						      unsigned int flags)
 {
 	if (likely(!vma->vm_mm->remote))
 		return 0;
@@ -93,20 +98,20 @@ static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
 }
 
 /* should_fault_around(): pages of a distributed mm are mapped one by one. */
-static inline bool pcn_mm_distributed(struct mm_struct *mm)
+static __always_inline bool pcn_mm_distributed(struct mm_struct *mm)
 {
 	return unlikely(mm->remote);
 }
 
 /* x86 do_user_addr_fault(): fetch a VMA a remote node does not have. */
-static inline void pcn_vma_fault(struct mm_struct *mm, unsigned long address)
+static __always_inline void pcn_vma_fault(struct mm_struct *mm, unsigned long address)
 {
 	if (unlikely(mm->remote))
 		__pcn_vma_fault(mm, address);
 }
 
 /* do_exit(): a migrated thread's exit ends its counterpart. */
-static inline void pcn_task_exit(struct task_struct *tsk, long code)
+static __always_inline void pcn_task_exit(struct task_struct *tsk, long code)
 {
 	if (unlikely(tsk->remote))
 		__pcn_task_exit(tsk, code);
@@ -117,24 +122,28 @@ static inline void pcn_task_exit(struct task_struct *tsk, long code)
  * executed the call (at the origin, for a remote thread) with result
  * *@ret; false to run it here.
  */
-static inline bool pcn_vma_syscall(enum pcn_vma_op op, unsigned long a0,
-				   unsigned long a1, unsigned long a2,
-				   unsigned long a3, unsigned long a4,
-				   unsigned long a5, long *ret)
+static __always_inline bool pcn_vma_syscall(enum pcn_vma_op op, unsigned long a0,
+					    unsigned long a1, unsigned long a2,
+					    unsigned long a3, unsigned long a4,
+					    unsigned long a5, long *ret)
 {
-	const unsigned long args[6] = { a0, a1, a2, a3, a4, a5 };
+	struct mm_struct *mm = current->mm;
 
-	if (likely(!current->mm || !current->mm->remote))
+	if (likely(!mm || !mm->remote))
 		return false;
-	return __pcn_vma_syscall(op, args, ret);
+	{
+		const unsigned long args[6] = { a0, a1, a2, a3, a4, a5 };
+
+		return __pcn_vma_syscall(op, args, ret);
+	}
 }
 
 /*
  * ksys_write(): a migrated thread writes to its process's files, which
  * are open at its origin.  True when Popcorn did it, with result *@ret.
  */
-static inline bool pcn_remote_write(unsigned int fd, const char __user *buf,
-				    size_t count, ssize_t *ret)
+static __always_inline bool pcn_remote_write(unsigned int fd, const char __user *buf,
+					     size_t count, ssize_t *ret)
 {
 	if (likely(!current->remote))
 		return false;
@@ -146,10 +155,10 @@ static inline bool pcn_remote_write(unsigned int fd, const char __user *buf,
  * origin, where its other threads wait and wake.  True when Popcorn ran
  * the operation there, with result *@ret.
  */
-static inline bool pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
-				    const ktime_t *timeout,
-				    u32 __user *uaddr2, u32 val2, u32 val3,
-				    long *ret)
+static __always_inline bool pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
+					     const ktime_t *timeout,
+					     u32 __user *uaddr2, u32 val2, u32 val3,
+					     long *ret)
 {
 	if (likely(!current->remote))
 		return false;
@@ -162,9 +171,9 @@ static inline bool pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
  * process Popcorn first brings home every page a remote node writes and
  * hands out none until the copy is made, so the child gets current data.
  */
-static inline int pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
-			       int (*dup)(struct mm_struct *mm,
-					  struct mm_struct *oldmm))
+static __always_inline int
+pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
+	     int (*dup)(struct mm_struct *mm, struct mm_struct *oldmm))
 {
 	if (likely(!oldmm->remote))
 		return dup(mm, oldmm);
@@ -178,7 +187,7 @@ static inline int pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
  * own files, ids or signal actions.  Returns the number of the call to
  * run, or -1 when Popcorn answered it (result in regs->ax).
  */
-static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
+static __always_inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
 {
 	if (!static_branch_unlikely(&pcn_remote_threads) ||
 	    likely(!current->at_remote))
@@ -190,7 +199,7 @@ static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
  * do_syscall_32_irqs_on(): the same for the 32-bit entries (int $0x80,
  * sysenter, syscall32), with i386 numbers.
  */
-static inline int pcn_remote_syscall_32(struct pt_regs *regs, int nr)
+static __always_inline int pcn_remote_syscall_32(struct pt_regs *regs, int nr)
 {
 	if (!static_branch_unlikely(&pcn_remote_threads) ||
 	    likely(!current->at_remote))
@@ -199,7 +208,7 @@ static inline int pcn_remote_syscall_32(struct pt_regs *regs, int nr)
 }
 
 /* futex_waitv(): a vector of waits is not run at the origin: refused. */
-static inline bool pcn_futex_waitv_refused(void)
+static __always_inline bool pcn_futex_waitv_refused(void)
 {
 	if (likely(!current->remote))
 		return false;
