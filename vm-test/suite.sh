@@ -221,7 +221,7 @@ done
 # Refused configurations: the kernel boots with Popcorn disabled.
 bogus_transport() {
 	echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
-	     "pcn.transport=bogus pcn_test=nodeinfo pcn_case=bogus_transport"
+	     "pcn.transport=TCP pcn_test=nodeinfo pcn_case=bogus_transport"
 }
 run_scenario bogus-transport 1 bogus_transport
 

@@ -5,6 +5,7 @@
 #ifndef _POPCORN_NODES_H
 #define _POPCORN_NODES_H
 
+#include <linux/notifier.h>
 #include <linux/types.h>
 #include <uapi/linux/popcorn.h>
 
@@ -55,5 +56,18 @@ enum pcn_peer_event {
  * Return: 0, or -EINVAL for an event impossible in the peer's state.
  */
 int pcn_node_event(int nid, enum pcn_peer_event ev, int arch);
+
+/*
+ * Membership changes, for the servers: PCN_NODE_ONLINE or
+ * PCN_NODE_OFFLINE with the node id as data ((void *)(long)nid).  The
+ * callbacks run in process context, in the order of the node's events
+ * (after its waits failed, for OFFLINE), and may sleep.
+ */
+enum pcn_node_change {
+	PCN_NODE_ONLINE,
+	PCN_NODE_OFFLINE,
+};
+
+int pcn_node_notifier_register(struct notifier_block *nb);
 
 #endif /* _POPCORN_NODES_H */

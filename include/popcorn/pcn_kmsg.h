@@ -169,6 +169,13 @@ int pcn_kmsg_reply_pages(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 
 struct pcn_kmsg_transport {
 	const char *name;
+	/*
+	 * Largest message it carries, header and pages included: from
+	 * PCN_KMSG_MIN_SIZE_LIMIT to PCN_KMSG_MAX_SIZE (a ring slot, a
+	 * receive buffer).  Larger messages fail with -EMSGSIZE, and the
+	 * page servers size their batches to it (pcn_kmsg_max_size()).
+	 */
+	size_t max_size;
 
 	/* Start connecting to the peers of the node table; on error, undo. */
 	int (*start)(void);
@@ -203,7 +210,14 @@ struct pcn_kmsg_transport {
 	struct list_head list;
 };
 
+/*
+ * The smallest limit a transport may have: a header, the largest fields
+ * of a type (a revocation's answer for PCN_INVAL_MAX pages) and a page.
+ */
+#define PCN_KMSG_MIN_SIZE_LIMIT	(8192 + PAGE_SIZE)
+
 int pcn_kmsg_register_transport(struct pcn_kmsg_transport *t);
+size_t pcn_kmsg_max_size(void);
 void pcn_kmsg_unregister_transport(struct pcn_kmsg_transport *t);
 
 /*

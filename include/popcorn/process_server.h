@@ -25,7 +25,4 @@ long pcn_migrate(int nid, const struct popcorn_regset_x86_64 *uregs);
 /* popcorn_get_thread_status() of the calling thread. */
 void pcn_thread_status(struct popcorn_thread_status *st);
 
-/* Node @nid went offline: end the workers of processes originating there. */
-void pcn_process_node_offline(int nid);
-
 #endif /* _POPCORN_PROCESS_SERVER_H */

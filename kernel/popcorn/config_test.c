@@ -143,17 +143,28 @@ static void pcn_config_bad_nid(struct kunit *test)
 							&cfg));
 }
 
+/*
+ * Only the spelling is checked here: whether such a transport is built
+ * in is the messaging core's question (the absent-transport scenario).
+ */
 static void pcn_config_bad_transport(struct kunit *test)
 {
 	struct pcn_config cfg;
 
 	KUNIT_EXPECT_EQ(test, -EINVAL, pcn_config_parse("10.0.0.1", "0",
-							"bogus", NULL, NULL,
+							"TCP", NULL, NULL,
 							&cfg));
 	KUNIT_EXPECT_NOT_NULL(test, cfg.error);
 	KUNIT_EXPECT_EQ(test, -EINVAL, pcn_config_parse("10.0.0.1", "0",
-							"TCP", NULL, NULL,
+							"tcp,rdma", NULL, NULL,
 							&cfg));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			pcn_config_parse("10.0.0.1", "0", "a_name_too_long_",
+					 NULL, NULL, &cfg));
+	KUNIT_EXPECT_EQ(test, 0, pcn_config_parse("10.0.0.1", "0",
+						  "a_name_15_long_", NULL,
+						  NULL, &cfg));
+	KUNIT_EXPECT_STREQ(test, cfg.transport, "a_name_15_long_");
 }
 
 static struct kunit_case pcn_config_cases[] = {

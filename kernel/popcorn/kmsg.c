@@ -428,9 +428,10 @@ static int pcn_kmsg_prepare(int nid, struct pcn_kmsg_hdr *hdr, size_t size,
 		return -ENODEV;
 	if (!pcn_nid_valid(nid) || nid == pcn_my_nid())
 		return -EINVAL;
-	if (size < sizeof(*hdr) || size > PCN_KMSG_MAX_SIZE ||
-	    hdr->type >= PCN_KMSG_TYPE_MAX)
+	if (size < sizeof(*hdr) || hdr->type >= PCN_KMSG_TYPE_MAX)
 		return -EINVAL;
+	if (size > pcn_transport->max_size)
+		return -EMSGSIZE;
 	if (!pcn_node_online(nid))
 		return -EAGAIN;
 	if (npages > PCN_KMSG_MAX_PAGES ||
@@ -538,7 +539,9 @@ int pcn_kmsg_reply_pages(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 
 int pcn_kmsg_register_transport(struct pcn_kmsg_transport *t)
 {
-	if (!t->name || !t->send || !t->done)
+	if (!t->name || !t->send || !t->done ||
+	    t->max_size < PCN_KMSG_MIN_SIZE_LIMIT ||
+	    t->max_size > PCN_KMSG_MAX_SIZE)
 		return -EINVAL;
 	mutex_lock(&pcn_kmsg_lock);
 	list_add_tail(&t->list, &pcn_kmsg_transports);
@@ -553,6 +556,18 @@ void pcn_kmsg_unregister_transport(struct pcn_kmsg_transport *t)
 	if (!WARN_ON(t == pcn_transport))
 		list_del(&t->list);
 	mutex_unlock(&pcn_kmsg_lock);
+}
+
+/**
+ * pcn_kmsg_max_size() - the largest message the active transport carries
+ *
+ * Return: its max_size, or PCN_KMSG_MAX_SIZE before one is active.
+ */
+size_t pcn_kmsg_max_size(void)
+{
+	struct pcn_kmsg_transport *t = READ_ONCE(pcn_transport);
+
+	return t ? t->max_size : PCN_KMSG_MAX_SIZE;
 }
 
 struct pcn_kmsg_transport *pcn_kmsg_active_transport(void)

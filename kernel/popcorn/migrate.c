@@ -572,6 +572,9 @@ static int __init pcn_migrate_init(void)
 	size_t tsize = sizeof(struct pcn_task_msg);
 	size_t rsize = sizeof(struct pcn_task_reply);
 	size_t esize = sizeof(struct pcn_task_exit_msg);
+
+	/* Every transport carries them (pcn_kmsg_register_transport()). */
+	BUILD_BUG_ON(sizeof(struct pcn_task_msg) > PCN_KMSG_MIN_SIZE_LIMIT);
 	int ret;
 
 	ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_TASK_MIGRATE,

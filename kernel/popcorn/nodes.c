@@ -16,7 +16,6 @@
 #include <net/net_namespace.h>
 #include <net/route.h>
 #include <popcorn/nodes.h>
-#include <popcorn/process_server.h>
 
 #include "config.h"
 #include "kmsg_internal.h"
@@ -96,6 +95,21 @@ int pcn_node_by_addr(__be32 addr)
 	return -1;
 }
 
+static BLOCKING_NOTIFIER_HEAD(pcn_node_notifiers);
+
+/**
+ * pcn_node_notifier_register() - hear of nodes going online and offline
+ * @nb: the callback, called with enum pcn_node_change
+ *
+ * For the servers: membership does not call them, it notifies.
+ *
+ * Return: 0.
+ */
+int pcn_node_notifier_register(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&pcn_node_notifiers, nb);
+}
+
 int pcn_node_event(int nid, enum pcn_peer_event ev, int arch)
 {
 	enum pcn_peer_state old;
@@ -125,12 +139,16 @@ int pcn_node_event(int nid, enum pcn_peer_event ev, int arch)
 	}
 	spin_unlock(&pcn_nodes_lock);
 
-	if (next == PCN_PEER_ONLINE && old != PCN_PEER_ONLINE)
+	if (next == PCN_PEER_ONLINE && old != PCN_PEER_ONLINE) {
 		pr_info("node %d online\n", nid);
+		blocking_notifier_call_chain(&pcn_node_notifiers,
+					     PCN_NODE_ONLINE, (void *)(long)nid);
+	}
 	if (old == PCN_PEER_ONLINE && next != PCN_PEER_ONLINE) {
 		pr_info("node %d offline\n", nid);
 		pcn_kmsg_fail_waits(nid);
-		pcn_process_node_offline(nid);
+		blocking_notifier_call_chain(&pcn_node_notifiers,
+					     PCN_NODE_OFFLINE, (void *)(long)nid);
 	}
 	return 0;
 }

@@ -81,6 +81,30 @@ vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
 unsigned int pcn_prefetch_max(void);
 
 /*
+ * Read copies one grant may carry, and pages of data one answer to a
+ * revocation may carry, in messages of at most @max bytes (the active
+ * transport's pcn_kmsg_max_size(), at least PCN_KMSG_MIN_SIZE_LIMIT:
+ * one page of data always fits).
+ */
+static inline unsigned int pcn_grant_extra_limit(size_t max)
+{
+	unsigned int n = PCN_PREFETCH_MAX;
+
+	while (n && PCN_GRANT_SIZE(n) > max)
+		n--;
+	return n;
+}
+
+static inline unsigned int pcn_inval_data_limit(size_t max)
+{
+	unsigned int n = PCN_INVAL_DATA_MAX;
+
+	while (n > 1 && PCN_INVAL_ACK_SIZE(PCN_INVAL_MAX, n) > max)
+		n--;
+	return n;
+}
+
+/*
  * A revocation (page_revoke.c): pages whose remote copies the origin
  * takes back, every holder asked at once.
  */
@@ -97,6 +121,7 @@ struct pcn_revoke_page {
 struct pcn_revoke {
 	struct remote_context *ctx;
 	unsigned int n, max, ndata;
+	unsigned int max_data;	/* pcn_inval_data_limit() of the transport */
 	struct pcn_kmsg_wait wait[POPCORN_MAX_NODES];
 	struct pcn_revoke_page page[];
 };

@@ -85,9 +85,11 @@ static const struct kernel_param_ops pcn_prefetch_ops = {
 module_param_cb(prefetch, &pcn_prefetch_ops, &pcn_prefetch, 0644);
 MODULE_PARM_DESC(prefetch, "pages a sequential read fault prefetches at most (0: off)");
 
+/* pcn.prefetch, and no more than a message of the transport carries. */
 unsigned int pcn_prefetch_max(void)
 {
-	return READ_ONCE(pcn_prefetch);
+	return min(READ_ONCE(pcn_prefetch),
+		   pcn_grant_extra_limit(pcn_kmsg_max_size()));
 }
 
 /*
@@ -96,7 +98,7 @@ unsigned int pcn_prefetch_max(void)
  */
 static u32 pcn_prefetch_window(struct remote_context *ctx, unsigned long addr)
 {
-	unsigned int max = READ_ONCE(pcn_prefetch);
+	unsigned int max = pcn_prefetch_max();
 	unsigned int w = READ_ONCE(ctx->ra_window);
 
 	if (addr == READ_ONCE(ctx->ra_next))

@@ -42,6 +42,7 @@ struct pcn_revoke *pcn_revoke_alloc(struct remote_context *ctx,
 	if (r) {
 		r->ctx = ctx;
 		r->max = max;
+		r->max_data = pcn_inval_data_limit(pcn_kmsg_max_size());
 	}
 	return r;
 }
@@ -86,7 +87,7 @@ bool pcn_revoke_add(struct pcn_revoke *r, unsigned long addr,
 	struct pcn_revoke_page *p;
 	void *g;
 
-	if (r->n == r->max || (data_nid >= 0 && r->ndata == PCN_INVAL_DATA_MAX))
+	if (r->n == r->max || (data_nid >= 0 && r->ndata == r->max_data))
 		return false;
 	p = &r->page[r->n++];
 	p->addr = addr;

@@ -158,10 +158,32 @@ static void pcn_revoke_add_limits(struct kunit *test)
 	pcn_revoke_free(r);
 }
 
+/* Batches sized to the transport's largest message. */
+static void pcn_page_limits(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, (unsigned int)PCN_PREFETCH_MAX,
+			pcn_grant_extra_limit(PCN_KMSG_MAX_SIZE));
+	KUNIT_EXPECT_EQ(test, (unsigned int)PCN_INVAL_DATA_MAX,
+			pcn_inval_data_limit(PCN_KMSG_MAX_SIZE));
+	/* The smallest transport: still a page of data in each. */
+	KUNIT_EXPECT_EQ(test, 1U, pcn_grant_extra_limit(PCN_KMSG_MIN_SIZE_LIMIT));
+	KUNIT_EXPECT_EQ(test, 2U, pcn_inval_data_limit(PCN_KMSG_MIN_SIZE_LIMIT));
+	KUNIT_EXPECT_LE(test, PCN_GRANT_SIZE(0), PCN_KMSG_MIN_SIZE_LIMIT);
+	KUNIT_EXPECT_LE(test, PCN_INVAL_ACK_SIZE(PCN_INVAL_MAX, 1),
+			PCN_KMSG_MIN_SIZE_LIMIT);
+	KUNIT_EXPECT_LE(test, PCN_INVAL_SIZE(PCN_INVAL_MAX),
+			PCN_KMSG_MIN_SIZE_LIMIT);
+	/* Each limit is the largest that fits. */
+	KUNIT_EXPECT_GT(test, PCN_GRANT_SIZE(2), PCN_KMSG_MIN_SIZE_LIMIT);
+	KUNIT_EXPECT_GT(test, PCN_INVAL_ACK_SIZE(PCN_INVAL_MAX, 3),
+			PCN_KMSG_MIN_SIZE_LIMIT);
+}
+
 static struct kunit_case pcn_revoke_cases[] = {
 	KUNIT_CASE(pcn_revoke_ack_good),
 	KUNIT_CASE_PARAM(pcn_revoke_ack_bad, bad_answer_gen_params),
 	KUNIT_CASE(pcn_revoke_add_limits),
+	KUNIT_CASE(pcn_page_limits),
 	{}
 };
 

@@ -653,7 +653,8 @@ static void pcn_handle_process_exit(int nid, struct pcn_kmsg_hdr *msg)
 	pcn_kmsg_done(msg);
 }
 
-void pcn_process_node_offline(int nid)
+/* Node @nid went offline: end the workers of processes originating there. */
+static void pcn_process_node_offline(int nid)
 {
 	struct pcn_remote_worker *w;
 	unsigned long key;
@@ -665,6 +666,18 @@ void pcn_process_node_offline(int nid)
 	mutex_unlock(&pcn_workers_lock);
 	pcn_migrate_node_offline(nid);
 }
+
+static int pcn_process_node_change(struct notifier_block *nb,
+				   unsigned long change, void *data)
+{
+	if (change == PCN_NODE_OFFLINE)
+		pcn_process_node_offline((long)data);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pcn_process_node_nb = {
+	.notifier_call = pcn_process_node_change,
+};
 
 /* /sys/kernel/debug/popcorn/workers: "origin_nid origin_tgid pid ctx_id" */
 static int pcn_workers_show(struct seq_file *seq, void *v)
@@ -709,6 +722,9 @@ static int __init pcn_process_server_init(void)
 	size_t size = sizeof(struct pcn_process_msg);
 	int ret;
 
+	/* Every transport carries it (pcn_kmsg_register_transport()). */
+	BUILD_BUG_ON(sizeof(struct pcn_process_msg) > PCN_KMSG_MIN_SIZE_LIMIT);
+
 	atomic_set(&pcn_ctx_ids, get_random_u32());
 
 	ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_PROCESS_CREATE,
@@ -721,6 +737,8 @@ static int __init pcn_process_server_init(void)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_PROCESS_EXIT,
 						"process_exit", size, size,
 						pcn_handle_process_exit);
+	if (!ret)
+		ret = pcn_node_notifier_register(&pcn_process_node_nb);
 	if (ret)
 		return ret;
 	debugfs_create_file("workers", 0400, pcn_debugfs_dir(), NULL,
