@@ -1,9 +1,11 @@
 # Popcorn for Linux 6.1: top-level build.
 #
 #   make          build the guest kernel (bzImage) with our patches and code
-#   make test     build what is stale, boot the QEMU test suite
+#   make test     build what is stale, boot the QEMU test suite on each
+#                 transport of TRANSPORTS (default: tcp rdma)
 #   make run      the demo: boot 2 nodes and show each node's view
-#   make test-debug  the security, migration, DSM and stress scenarios on a second kernel
+#   make test-debug  the security, migration, DSM and stress scenarios (and
+#                 the RDMA transport's membership, loss and migration) on a second kernel
 #                 with lockdep, KASAN, atomic-sleep and list checks (build/obj-debug)
 #   make check    make test, then make test-debug, one closing line (.ci/run)
 #   make bench    benchmarks: raw transport vs popcorn ping, page faults,
@@ -31,6 +33,9 @@ NBZIMAGE := $(NOBJ)/arch/x86/boot/bzImage
 TOOLS   := $(BUILD)/tools
 INITRD  := $(BUILD)/initramfs.cpio.gz
 JOBS    ?= $(shell nproc)
+# The transports make test and make bench run on, one after the other:
+# every scenario that is not about one transport runs once on each.
+TRANSPORTS ?= tcp rdma
 
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 # Paths below the checkout are hashed relative to it, so that another
@@ -78,19 +83,19 @@ initramfs: tools
 	@$(REPO)/vm-test/mkinitramfs.sh $(TOOLS) $(INITRD)
 
 test: kernel initramfs
-	@$(REPO)/vm-test/suite.sh $(BZIMAGE) $(INITRD)
+	@TRANSPORTS="$(TRANSPORTS)" $(REPO)/vm-test/suite.sh $(BZIMAGE) $(INITRD)
 
 # Shortened loops: KASAN and lockdep make TCG guests several times slower.
 test-debug: kernel-debug initramfs
 	@VMDIR=$(BUILD)/vm-debug VM_MEM=512M PCN_EXTRA_CMDLINE=kasan_multi_shot NODE_TIMEOUT=600 \
-		SCENARIOS="tcp-3nodes tcp-auth tcp-unpriv tcp-lost tcp-fuzz tcp-limits tcp-worker tcp-migrate tcp-dsm tcp-stress" MIGRATE_ROUNDS=100 MIGRATE_BIG_MIB=2 DSM_ITERS=200 \
+		TRANSPORTS="tcp rdma" SCENARIOS="tcp-3nodes tcp-auth tcp-unpriv tcp-lost tcp-fuzz tcp-limits tcp-worker tcp-migrate tcp-dsm tcp-stress rdma-3nodes rdma-lost rdma-migrate" MIGRATE_ROUNDS=100 MIGRATE_BIG_MIB=2 DSM_ITERS=200 \
 		STRESS_SECONDS=20 MT_ROUNDS=10 FUZZ_COUNT=20000 $(REPO)/vm-test/suite.sh $(DBZIMAGE) $(INITRD)
 
 check:
 	+@MAKE="$(MAKE)" $(REPO)/scripts/check.sh $(REPO) $(BUILD)
 
 bench: kernel kernel-nopcn initramfs
-	@$(REPO)/vm-test/bench.sh $(BZIMAGE) $(INITRD) $(BUILD)/bench $(NBZIMAGE)
+	@TRANSPORTS="$(TRANSPORTS)" $(REPO)/vm-test/bench.sh $(BZIMAGE) $(INITRD) $(BUILD)/bench $(NBZIMAGE)
 
 N ?= 100
 soak: kernel initramfs

@@ -14,6 +14,19 @@ cp /bin/busybox "$root/bin/busybox"
 for f in "$tools"/*; do
 	[ -x "$f" ] && [ -f "$f" ] && cp "$f" "$root/bin/"
 done
+# iproute2's rdma tool, with which init creates the soft-RoCE device
+# for pcn.transport=rdma: a dynamic binary, so its shared libraries and
+# the loader come along, at the paths it was linked for.
+rdma=$(command -v rdma || true)
+if [ -z "$rdma" ]; then
+	echo "mkinitramfs: iproute2's rdma tool is missing (make deps)" >&2
+	exit 1
+fi
+cp "$rdma" "$root/bin/rdma"
+for lib in $(ldd "$rdma" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
 cp "$here/guest/init" "$root/init"
 # An unprivileged user for tests that must not run as root (run with
 # as_user in guest/lib.sh): uid and gid 1000, no password, no groups.

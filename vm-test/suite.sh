@@ -240,7 +240,7 @@ run_scenario bad-nid 1 bad_nid
 # A valid transport name whose driver is not built in (yet): refused.
 absent_transport() {
 	echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
-	     "pcn.transport=rdma pcn_test=nodeinfo pcn_case=absent_transport"
+	     "pcn.transport=shm pcn_test=nodeinfo pcn_case=absent_transport"
 }
 run_scenario absent-transport 1 absent_transport
 

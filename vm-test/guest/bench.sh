@@ -70,8 +70,10 @@ if [ "$nid" = 0 ]; then
 	into=$(stat_key page_data_received_into_pages)
 	[ "$ref" -ge "$pages" ] && [ "$copied" -eq 0 ] && [ "$into" -ge "$pages" ]
 	tap $? "page data by reference: $ref pages sent from pages, $copied copied, $into received into pages (at least $pages each)"
-	[ "$(stat_key tcp_pages_sent)" -eq "$ref" ]
-	tap $? "the transport sent each of them with sendpage ($(stat_key tcp_pages_sent))"
+	# TCP: with sendpage; RDMA: gathered from the page by the SEND.
+	tpages=$(stat_key "${PCN_TRANSPORT}_pages_sent")
+	[ "$tpages" -eq "$ref" ]
+	tap $? "the transport sent each of them from its page (${PCN_TRANSPORT}_pages_sent $tpages)"
 	# Prefetch: a sequential read at the remote with it is faster than
 	# without (make bench's target is 3x; here, a margin for noise).
 	on=$(awk '$3 == "seq_read_remote" { print $7 }' /tmp/bench.out)

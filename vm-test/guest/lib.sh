@@ -20,6 +20,15 @@ cmdline_param() {
 	tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
 }
 
+# The transport this boot uses (pcn.transport=, tcp by default).
+PCN_TRANSPORT=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pcn.transport=//p' | tail -n 1)
+PCN_TRANSPORT=${PCN_TRANSPORT:-tcp}
+
+# skip DESCRIPTION REASON: a check that does not apply to this boot.
+skip() {
+	echo "ok - $1 # SKIP $2"
+}
+
 # Re-emit the KUnit results of suite $1 (from debugfs) as TAP lines.
 kunit_results() {
 	local suite=$1 f=/sys/kernel/debug/kunit/$1/results
@@ -68,10 +77,11 @@ online_count() {
 membership_diag() {
 	popcorn nodes | sed 's/^/# view: /'
 	# Per-peer lines, and the counters that are not 0.
-	awk '/^tcp_peer / || (/^(tcp_|dropped )/ && $NF != 0)' /proc/popcorn_stat |
+	awk -v t="$PCN_TRANSPORT" '$1 == t "_peer" ||
+		(($1 ~ "^" t "_" || $1 == "dropped") && $NF != 0)' /proc/popcorn_stat |
 		tr '\n' ' ' | sed 's/^/# transport: /'
 	echo
-	dmesg | grep -E 'pcn_tcp|popcorn: (node|transport)' | tail -n 25 |
+	dmesg | grep -E "pcn_$PCN_TRANSPORT|popcorn: (node|transport)" | tail -n 25 |
 		sed 's/^/# log: /'
 	# Below Popcorn: neighbours, packet counts, and whether each listed
 	# address answers ARP.

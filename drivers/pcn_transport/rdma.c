@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Popcorn RDMA transport (pcn.transport=rdma), over the in-kernel verbs
+ * API and the RDMA connection manager; soft-RoCE (rxe) in the tests.
+ *
+ * One reliable-connected queue pair per pair of nodes, set up by the
+ * connection manager over the nodes' pcn.nodes addresses with the rules
+ * of the TCP transport: the higher id dials (retrying with backoff, so
+ * nodes boot in any order and the RDMA device may come after Popcorn),
+ * the lower one accepts only listed addresses of higher ids, and both
+ * run the core's handshake (include/popcorn/auth.h) before the peer is
+ * online.  Each connection has its own protection domain, completion
+ * queue and registered receive buffers.
+ *
+ * Messages are SENDs into pre-posted receive buffers, with credits so
+ * that no peer can overrun a receiver (rdma_send.c); completions come
+ * by interrupt, on a workqueue: nothing polls while idle.  A failed
+ * completion, a QP error, a disconnect or a peer that stops answering
+ * keepalives ends the connection and marks the node offline, which
+ * fails its waits.  Page data is gathered from the sender's pages and
+ * copied once on receipt (rdma_recv.c).
+ *
+ * Split by concern as tcp*.c: rdma_conn.c (resources and lifetime),
+ * rdma_connect.c, rdma_listen.c, rdma_send.c, rdma_recv.c, rdma_stats.c.
+ */
+#define pr_fmt(fmt) "pcn_rdma: " fmt
+
+#include "rdma.h"
+
+struct pcn_rdma_peer pcn_rdma_peers[POPCORN_MAX_NODES];
+struct workqueue_struct *pcn_rdma_wq;
+
+static void pcn_rdma_stop(void)
+{
+	int nid;
+
+	for (nid = 0; nid < POPCORN_MAX_NODES; nid++) {
+		struct pcn_rdma_peer *peer = &pcn_rdma_peers[nid];
+
+		if (peer->dialer) {
+			kthread_stop(peer->dialer);
+			peer->dialer = NULL;
+		}
+	}
+	pcn_rdma_listen_stop();
+	for (nid = 0; nid < pcn_nr_nodes(); nid++)
+		pcn_rdma_drop_attached(&pcn_rdma_peers[nid]);
+}
+
+static int pcn_rdma_start(void)
+{
+	struct task_struct *t;
+	int nid, ret;
+
+	pcn_rdma_wq = alloc_workqueue("pcn_rdma", 0, 0);
+	if (!pcn_rdma_wq)
+		return -ENOMEM;
+	for (nid = 0; nid < pcn_nr_nodes(); nid++) {
+		struct pcn_rdma_peer *peer = &pcn_rdma_peers[nid];
+
+		peer->nid = nid;
+		spin_lock_init(&peer->lock);
+		mutex_init(&peer->attach_lock);
+		mutex_init(&peer->event_lock);
+		init_waitqueue_head(&peer->wq);
+	}
+
+	ret = pcn_rdma_listen_start();
+	if (ret)
+		goto fail;
+	for (nid = 0; nid < pcn_my_nid(); nid++) {
+		t = kthread_run(pcn_rdma_dialer_thread, &pcn_rdma_peers[nid],
+				"pcn_rdma_dial/%d", nid);
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			goto fail;
+		}
+		pcn_rdma_peers[nid].dialer = t;
+	}
+	pr_info("listening on RDMA CM port %d, dialing %d lower node(s)\n",
+		PCN_RDMA_PORT, pcn_my_nid());
+	return 0;
+
+fail:
+	pcn_rdma_stop();
+	return ret;
+}
+
+static struct pcn_kmsg_transport pcn_rdma_transport = {
+	.name = "rdma",
+	.max_size = PCN_RDMA_RX_SIZE,
+	.start = pcn_rdma_start,
+	.send = pcn_rdma_send,
+	.send_pages = pcn_rdma_send_pages,
+	.reset = pcn_rdma_reset,
+	.done = pcn_rdma_done,
+	.show_stats = pcn_rdma_show_stats,
+	.reset_stats = pcn_rdma_reset_stats,
+};
+
+static int __init pcn_rdma_init(void)
+{
+	return pcn_kmsg_register_transport(&pcn_rdma_transport);
+}
+device_initcall(pcn_rdma_init);

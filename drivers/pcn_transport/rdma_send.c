@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Popcorn RDMA transport: sending, and credits.
+ *
+ * Every message is one SEND_WITH_IMM: the front part copied into a
+ * buffer of the send (the caller keeps its own), then the pages of data
+ * gathered from the sender's pages by reference, so page data is not
+ * copied on this side.  The immediate data carries credits: how many
+ * receive buffers the sender reposted since it last said so.
+ *
+ * Credits: a connection starts with one per receive buffer the peer
+ * posted (PCN_RDMA_RX_DEPTH), each SEND takes one, and the peer gives
+ * them back as it reposts; a sender without a credit waits (counted as
+ * a stall), so a peer is never sent more than it has buffers for.
+ * Messages of the core leave PCN_RDMA_CREDIT_RESERVE credits to control
+ * messages (empty SENDs that only carry credits): the receiver can
+ * always announce its buffers, and neither side waits for the other.
+ * An idle connection sends a control message every PCN_RDMA_KEEPALIVE,
+ * so a vanished peer fails its retransmissions and is noticed.
+ */
+#define pr_fmt(fmt) "pcn_rdma: " fmt
+
+#include "rdma.h"
+
+struct pcn_rdma_tx {
+	struct ib_cqe cqe;
+	struct pcn_rdma_conn *conn;
+	void *buf;
+	unsigned int nsge;
+	struct ib_sge sge[1 + PCN_KMSG_MAX_PAGES];
+	struct page *pages[PCN_KMSG_MAX_PAGES];
+	unsigned int npages;
+};
+
+/* Take a credit when more than @reserve are left. */
+static bool pcn_rdma_take_credit(struct pcn_rdma_conn *conn, int reserve)
+{
+	int c = atomic_read(&conn->credits);
+
+	do {
+		if (c <= reserve)
+			return false;
+	} while (!atomic_try_cmpxchg(&conn->credits, &c, c - 1));
+	return true;
+}
+
+/* For a message of the core: a credit taken, or nothing to wait for. */
+static bool pcn_rdma_credit_or_dead(struct pcn_rdma_conn *conn)
+{
+	return pcn_rdma_conn_dead(conn) ||
+	       pcn_rdma_take_credit(conn, PCN_RDMA_CREDIT_RESERVE);
+}
+
+static void pcn_rdma_tx_free(struct pcn_rdma_tx *tx)
+{
+	struct ib_device *dev = tx->conn->cm_id->device;
+	unsigned int i = 0;
+
+	if (tx->buf) {
+		ib_dma_unmap_single(dev, tx->sge[0].addr, tx->sge[0].length,
+				    DMA_TO_DEVICE);
+		i = 1;
+	}
+	for (; i < tx->nsge; i++)
+		ib_dma_unmap_page(dev, tx->sge[i].addr, PAGE_SIZE,
+				  DMA_TO_DEVICE);
+	for (i = 0; i < tx->npages; i++)
+		put_page(tx->pages[i]);
+	kfree(tx->buf);
+	kfree(tx);
+}
+
+/* Completion handler of every send (workqueue context). */
+static void pcn_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct pcn_rdma_tx *tx = container_of(wc->wr_cqe, struct pcn_rdma_tx,
+					      cqe);
+
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
+		pcn_rdma_count(PCN_RDMA_QP_ERRORS);
+		pcn_rdma_conn_lost(tx->conn, ib_wc_status_msg(wc->status));
+	}
+	pcn_rdma_tx_free(tx);
+}
+
+/* A send with the front part copied and the pages mapped, or NULL. */
+static struct pcn_rdma_tx *pcn_rdma_tx_alloc(struct pcn_rdma_conn *conn,
+					     const void *buf, size_t len,
+					     struct page **pages,
+					     unsigned int npages)
+{
+	struct ib_device *dev = conn->cm_id->device;
+	struct pcn_rdma_tx *tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	struct ib_sge *sge;
+	unsigned int i;
+
+	if (!tx)
+		return NULL;
+	tx->conn = conn;
+	tx->cqe.done = pcn_rdma_send_done;
+	if (len) {
+		tx->buf = kmemdup(buf, len, GFP_KERNEL);
+		if (!tx->buf)
+			goto fail;
+		sge = &tx->sge[0];
+		sge->addr = ib_dma_map_single(dev, tx->buf, len, DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(dev, sge->addr)) {
+			kfree(tx->buf);
+			tx->buf = NULL;
+			goto fail;
+		}
+		sge->length = len;
+		sge->lkey = conn->pd->local_dma_lkey;
+		tx->nsge = 1;
+	}
+	for (i = 0; i < npages; i++) {
+		sge = &tx->sge[tx->nsge];
+		sge->addr = ib_dma_map_page(dev, pages[i], 0, PAGE_SIZE,
+					    DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(dev, sge->addr))
+			goto fail;
+		sge->length = PAGE_SIZE;
+		sge->lkey = conn->pd->local_dma_lkey;
+		tx->nsge++;
+		get_page(pages[i]);
+		tx->pages[tx->npages++] = pages[i];
+	}
+	return tx;
+
+fail:
+	pcn_rdma_tx_free(tx);
+	return NULL;
+}
+
+/* Post @tx, with the credits there are to announce; 0 or -errno. */
+static int pcn_rdma_post(struct pcn_rdma_conn *conn, struct pcn_rdma_tx *tx)
+{
+	struct ib_send_wr wr = {
+		.wr_cqe = &tx->cqe,
+		.sg_list = tx->sge,
+		.num_sge = tx->nsge,
+		.opcode = IB_WR_SEND_WITH_IMM,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	u32 credits = atomic_xchg(&conn->credits_to_return, 0);
+	int ret;
+
+	wr.ex.imm_data = cpu_to_be32(credits);
+	ret = ib_post_send(conn->qp, &wr, NULL);
+	if (ret) {
+		atomic_add(credits, &conn->credits_to_return);
+		return ret;
+	}
+	WRITE_ONCE(conn->last_send, jiffies);
+	return 0;
+}
+
+/**
+ * pcn_rdma_post_send() - send a message on a connection
+ * @conn: the connection, referenced by the caller
+ * @buf: the front part (copied)
+ * @len: its bytes
+ * @pages: pages of data that follow (sent from, by reference)
+ * @npages: how many
+ * @deadline: jiffies by which a credit must have come
+ *
+ * Process context, may sleep; a fatal signal ends the wait for a
+ * credit.  Return: 0, -EMSGSIZE, -ENOMEM, -EINTR, -ETIMEDOUT (the
+ * connection is then ended) or -ECONNRESET when it ended.
+ */
+int pcn_rdma_post_send(struct pcn_rdma_conn *conn, const void *buf,
+		       size_t len, struct page **pages, unsigned int npages,
+		       unsigned long deadline)
+{
+	struct pcn_rdma_tx *tx;
+	long left;
+	int ret;
+
+	if (len + npages * PAGE_SIZE > PCN_RDMA_RX_SIZE ||
+	    npages > PCN_KMSG_MAX_PAGES)
+		return -EMSGSIZE;
+	tx = pcn_rdma_tx_alloc(conn, buf, len, pages, npages);
+	if (!tx)
+		return -ENOMEM;
+
+	if (!pcn_rdma_take_credit(conn, PCN_RDMA_CREDIT_RESERVE)) {
+		pcn_rdma_count(PCN_RDMA_CREDIT_STALLS);
+		left = (long)(deadline - jiffies);
+		left = wait_event_killable_timeout(conn->credit_wq,
+						   pcn_rdma_credit_or_dead(conn),
+						   max(left, 1L));
+		if (left < 0) {
+			pcn_rdma_tx_free(tx);
+			return -EINTR;
+		}
+		if (!left) {
+			pcn_rdma_tx_free(tx);
+			pcn_rdma_conn_lost(conn, "no credit came back");
+			return -ETIMEDOUT;
+		}
+	}
+	if (pcn_rdma_conn_dead(conn)) {
+		pcn_rdma_tx_free(tx);
+		return -ECONNRESET;
+	}
+	ret = pcn_rdma_post(conn, tx);
+	if (ret) {
+		pcn_rdma_tx_free(tx);
+		pcn_rdma_conn_lost(conn, "cannot post a send");
+		return -ECONNRESET;
+	}
+	pcn_rdma_count(PCN_RDMA_SENDS);
+	pcn_rdma_count_add(PCN_RDMA_BYTES_SENT, len + npages * PAGE_SIZE);
+	pcn_rdma_count_add(PCN_RDMA_PAGES_SENT, npages);
+	return 0;
+}
+
+/*
+ * An empty message that announces the reposted receive buffers (and
+ * keeps an idle connection checked).  It may take the last credit.
+ */
+void pcn_rdma_send_control(struct pcn_rdma_conn *conn)
+{
+	struct pcn_rdma_tx *tx;
+
+	if (pcn_rdma_conn_dead(conn) || !pcn_rdma_take_credit(conn, 0))
+		return;
+	tx = pcn_rdma_tx_alloc(conn, NULL, 0, NULL, 0);
+	if (!tx || pcn_rdma_post(conn, tx)) {
+		if (tx)
+			pcn_rdma_tx_free(tx);
+		atomic_inc(&conn->credits);
+		return;
+	}
+	pcn_rdma_count(PCN_RDMA_CONTROL_SENT);
+}
+
+void pcn_rdma_keepalive(struct work_struct *work)
+{
+	struct pcn_rdma_conn *conn = container_of(to_delayed_work(work),
+						  struct pcn_rdma_conn,
+						  keepalive);
+
+	if (pcn_rdma_conn_dead(conn))
+		return;
+	if (time_after_eq(jiffies, READ_ONCE(conn->last_send) +
+			  PCN_RDMA_KEEPALIVE))
+		pcn_rdma_send_control(conn);
+	queue_delayed_work(pcn_rdma_wq, &conn->keepalive, PCN_RDMA_KEEPALIVE);
+}
+
+int pcn_rdma_send_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
+			struct page **pages, unsigned int npages)
+{
+	struct pcn_rdma_conn *conn;
+	int ret;
+
+	conn = pcn_rdma_conn_get_attached(&pcn_rdma_peers[nid]);
+	if (!conn)
+		return -EAGAIN;
+	ret = pcn_rdma_post_send(conn, msg, size, pages, npages,
+				 jiffies + PCN_RDMA_SEND_TIMEOUT);
+	pcn_rdma_conn_put(conn);
+	if (ret == -ETIMEDOUT || ret == -ECONNRESET)
+		ret = -EHOSTDOWN;
+	return ret;
+}
+
+int pcn_rdma_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
+{
+	return pcn_rdma_send_pages(nid, msg, size, NULL, 0);
+}
+
+/*
+ * The core lost a message that had to arrive: end the connection, so
+ * both nodes see the peer go offline; the dialer then reconnects.
+ */
+void pcn_rdma_reset(int nid)
+{
+	struct pcn_rdma_conn *conn;
+
+	conn = pcn_rdma_conn_get_attached(&pcn_rdma_peers[nid]);
+	if (!conn)
+		return;
+	pr_warn("node %d: ending the connection at the core's request\n", nid);
+	pcn_rdma_conn_lost(conn, "reset by the core");
+	pcn_rdma_conn_put(conn);
+}
