@@ -83,6 +83,8 @@ static int pcn_rdma_start(void)
 
 fail:
 	pcn_rdma_stop();
+	destroy_workqueue(pcn_rdma_wq);
+	pcn_rdma_wq = NULL;
 	return ret;
 }
 

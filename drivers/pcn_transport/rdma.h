@@ -177,6 +177,7 @@ void pcn_rdma_conn_put(struct pcn_rdma_conn *conn);
 struct pcn_rdma_conn *pcn_rdma_conn_get_attached(struct pcn_rdma_peer *peer);
 void pcn_rdma_conn_lost(struct pcn_rdma_conn *conn, const char *why);
 int pcn_rdma_attach(struct pcn_rdma_conn *conn, int arch);
+void pcn_rdma_node_event(struct pcn_rdma_peer *peer, enum pcn_peer_event ev);
 int pcn_rdma_drop_attached(struct pcn_rdma_peer *peer);
 int pcn_rdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);
 extern const struct pcn_handshake_io pcn_rdma_hs_io;

@@ -158,16 +158,21 @@ static void pcn_rdma_lost_work(struct work_struct *work)
 						  lost_work);
 	struct pcn_rdma_peer *peer = conn->peer;
 
+	/*
+	 * Offline first, then detached: whoever waits for ->conn == NULL
+	 * (a dialer, a replacing connection) may start the next
+	 * connection's events at once.
+	 */
 	mutex_lock(&peer->event_lock);
-	spin_lock(&peer->lock);
-	if (peer->conn == conn)
-		peer->conn = NULL;
-	spin_unlock(&peer->lock);
 	if (conn->online) {
 		conn->online = false;
 		pcn_rdma_count(PCN_RDMA_DISCONNECTS);
 		pcn_node_event(peer->nid, PCN_PEER_EV_DISCONNECT, 0);
 	}
+	spin_lock(&peer->lock);
+	if (peer->conn == conn)
+		peer->conn = NULL;
+	spin_unlock(&peer->lock);
 	mutex_unlock(&peer->event_lock);
 	/* The peer sees it at once; the QP flushes what is posted. */
 	if (conn->cm_id)
@@ -214,11 +219,15 @@ int pcn_rdma_attach(struct pcn_rdma_conn *conn, int arch)
 		mutex_unlock(&peer->event_lock);
 		return -ECONNRESET;
 	}
+	/* Refused when the peer is not in its handshake (a stale event). */
+	if (pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_OK, arch)) {
+		mutex_unlock(&peer->event_lock);
+		return -ECONNRESET;
+	}
+	conn->online = true;
 	spin_lock(&peer->lock);
 	peer->conn = conn;
 	spin_unlock(&peer->lock);
-	conn->online = true;
-	pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_OK, arch);
 	mutex_unlock(&peer->event_lock);
 
 	pcn_rdma_rx_deliver_queued(conn);
@@ -226,6 +235,14 @@ int pcn_rdma_attach(struct pcn_rdma_conn *conn, int arch)
 	queue_delayed_work(pcn_rdma_wq, &conn->keepalive,
 			   PCN_RDMA_KEEPALIVE);
 	return 0;
+}
+
+/* A membership event of a connection that is not attached (yet). */
+void pcn_rdma_node_event(struct pcn_rdma_peer *peer, enum pcn_peer_event ev)
+{
+	mutex_lock(&peer->event_lock);
+	pcn_node_event(peer->nid, ev, 0);
+	mutex_unlock(&peer->event_lock);
 }
 
 /* End the peer's attached connection and wait until it is detached. */

@@ -99,12 +99,12 @@ static int pcn_rdma_dial_conn(struct pcn_rdma_conn *conn)
 	if (ret)
 		return ret;
 
-	pcn_node_event(peer->nid, PCN_PEER_EV_CONNECT, 0);
+	pcn_rdma_node_event(peer, PCN_PEER_EV_CONNECT);
 	hs_conn.deadline = jiffies + PCN_RDMA_ANSWER_TIMEOUT;
 	ret = pcn_handshake_dial(&hs);
 	if (ret) {
 		pcn_rdma_count(PCN_RDMA_REFUSED_HANDSHAKE);
-		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+		pcn_rdma_node_event(peer, PCN_PEER_EV_HANDSHAKE_FAIL);
 		pr_warn_ratelimited("handshake with node %d failed (%d)\n",
 				    peer->nid, ret);
 		return ret;
@@ -113,7 +113,7 @@ static int pcn_rdma_dial_conn(struct pcn_rdma_conn *conn)
 	ret = pcn_rdma_attach(conn, hs.arch);
 	mutex_unlock(&peer->attach_lock);
 	if (ret) {
-		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+		pcn_rdma_node_event(peer, PCN_PEER_EV_HANDSHAKE_FAIL);
 		return ret;
 	}
 	pcn_rdma_count(PCN_RDMA_CONNECTS);

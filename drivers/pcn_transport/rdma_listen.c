@@ -130,13 +130,13 @@ static int pcn_rdma_serve_thread(void *arg)
 		ret = -EBUSY;
 		goto out_lost;
 	}
-	pcn_node_event(peer->nid, PCN_PEER_EV_CONNECT, 0);
+	pcn_rdma_node_event(peer, PCN_PEER_EV_CONNECT);
 	hs_conn.deadline = jiffies + PCN_RDMA_HANDSHAKE_TIMEOUT;
 	ret = pcn_handshake_accept(&hs, 0);
 	if (!ret)
 		ret = pcn_rdma_attach(conn, hs.arch);
 	if (ret)
-		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+		pcn_rdma_node_event(peer, PCN_PEER_EV_HANDSHAKE_FAIL);
 	mutex_unlock(&peer->attach_lock);
 	if (ret) {
 		pr_warn_ratelimited("handshake with node %d failed (%d)\n",
@@ -159,7 +159,9 @@ void pcn_rdma_established(struct pcn_rdma_conn *conn)
 {
 	struct task_struct *t;
 
-	kref_get(&conn->ref);
+	/* Lost before the peer's RTU came: it is being freed. */
+	if (pcn_rdma_conn_dead(conn) || !kref_get_unless_zero(&conn->ref))
+		return;
 	t = kthread_run(pcn_rdma_serve_thread, conn, "pcn_rdma_hs/%d",
 			conn->peer->nid);
 	if (IS_ERR(t)) {

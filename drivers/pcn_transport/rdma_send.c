@@ -222,17 +222,30 @@ int pcn_rdma_post_send(struct pcn_rdma_conn *conn, const void *buf,
 void pcn_rdma_send_control(struct pcn_rdma_conn *conn)
 {
 	struct pcn_rdma_tx *tx;
+	int reserve;
 
-	if (pcn_rdma_conn_dead(conn) || !pcn_rdma_take_credit(conn, 0))
+	/*
+	 * Called from completion handlers, which hold no reference: none
+	 * left means the QP is being drained, and nothing may be posted.
+	 */
+	if (pcn_rdma_conn_dead(conn) || !kref_get_unless_zero(&conn->ref))
 		return;
+	/* Only a message that announces credits may take the last one. */
+	reserve = atomic_read(&conn->credits_to_return) ? 0 :
+		  PCN_RDMA_CREDIT_RESERVE;
+	if (!pcn_rdma_take_credit(conn, reserve))
+		goto out;
 	tx = pcn_rdma_tx_alloc(conn, NULL, 0, NULL, 0);
 	if (!tx || pcn_rdma_post(conn, tx)) {
 		if (tx)
 			pcn_rdma_tx_free(tx);
 		atomic_inc(&conn->credits);
-		return;
+		wake_up_all(&conn->credit_wq);
+		goto out;
 	}
 	pcn_rdma_count(PCN_RDMA_CONTROL_SENT);
+out:
+	pcn_rdma_conn_put(conn);
 }
 
 void pcn_rdma_keepalive(struct work_struct *work)
