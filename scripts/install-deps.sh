@@ -7,6 +7,7 @@ pkgs=(
 	linux-source-6.1 xz-utils gcc make bc bison flex libelf-dev libssl-dev
 	cpio gzip patch ccache perl kmod procps
 	qemu-system-x86 busybox-static vde2 iproute2 rdma-core
+	librdmacm-dev libibverbs-dev ibverbs-providers
 	libc6-dev
 )
 

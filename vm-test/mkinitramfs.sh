@@ -14,19 +14,34 @@ cp /bin/busybox "$root/bin/busybox"
 for f in "$tools"/*; do
 	[ -x "$f" ] && [ -f "$f" ] && cp "$f" "$root/bin/"
 done
+# The shared libraries and loader of a dynamic binary, at the paths it
+# was linked for.
+copy_libs() {	# copy_libs BINARY
+	local lib
+	for lib in $(ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
 # iproute2's rdma tool, with which init creates the soft-RoCE device
-# for pcn.transport=rdma: a dynamic binary, so its shared libraries and
-# the loader come along, at the paths it was linked for.
+# for pcn.transport=rdma.
 rdma=$(command -v rdma || true)
 if [ -z "$rdma" ]; then
 	echo "mkinitramfs: iproute2's rdma tool is missing (make deps)" >&2
 	exit 1
 fi
 cp "$rdma" "$root/bin/rdma"
-for lib in $(ldd "$rdma" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
-	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$lib" "$root$lib"
-done
+copy_libs "$rdma"
+# The RDMA CM test client: librdmacm, libibverbs, and the verbs provider
+# for rxe that libibverbs loads by its /etc/libibverbs.d entry.
+if [ -x "$tools/pcn_rdma_garbage" ]; then
+	copy_libs "$tools/pcn_rdma_garbage"
+	provider=$(ls /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so)
+	mkdir -p "$root$(dirname "$provider")" "$root/etc/libibverbs.d"
+	cp -L "$provider" "$root$provider"
+	copy_libs "$provider"
+	cp /etc/libibverbs.d/rxe.driver "$root/etc/libibverbs.d/"
+fi
 cp "$here/guest/init" "$root/init"
 # An unprivileged user for tests that must not run as root (run with
 # as_user in guest/lib.sh): uid and gid 1000, no password, no groups.
