@@ -41,16 +41,9 @@ key_node0() {
 	stays_offline 2
 	tap $? "node 2 (wrong key) never online"
 
-	if [ "$PCN_TRANSPORT" != tcp ]; then
-		skip "an unprivileged impostor of node 1 is refused" \
-			"the impostor speaks TCP; RDMA needs an RDMA CM client in the guest"
-		popcorn ping 1 --count 10 >/dev/null
-		tap $? "node 1 answers pings"
-		return
-	fi
 	# A distributed process and a ping series run on node 1 while an
 	# impostor attacks; node 1 starts attacking when pinged.
-	accepts=$(stat_key tcp_accepts)
+	accepts=$(stat_key "${PCN_TRANSPORT}_accepts")
 	(
 		while [ ! -e /tmp/attacks_over ]; do
 			popcorn ping 1 --size 4096 --count 50 || exit 1
@@ -72,7 +65,7 @@ key_node0() {
 	tap $? "ping series to node 1 ran through the attacks ($(grep -c 'payload verified' /tmp/ping.out) series of 50)"
 	grep -v '^ping\|^latency\|^throughput\|^raw' /tmp/ping.out | sed 's/^/# /'
 	! dmesg | grep -q "popcorn: node 1 offline" &&
-		[ "$(stat_key tcp_accepts)" -eq "$accepts" ] && node_is_online 1
+		[ "$(stat_key "${PCN_TRANSPORT}_accepts")" -eq "$accepts" ] && node_is_online 1
 	tap $? "the real connection of node 1 was never replaced nor lost"
 	popcorn ping 1 --count 10 >/dev/null
 	tap $? "node 1 still answers"
@@ -87,17 +80,18 @@ key_node1() {
 	tap $? "node 0 (same key) online (after ${WAITED}s)"
 	stays_offline 2
 	tap $? "node 2 (wrong key) never online"
-	if [ "$PCN_TRANSPORT" != tcp ]; then
-		wait_until 120 pinged_by_node0
-		tap $? "node 0 pinged us"
-		return
+	# Node 0's ping series has started: attack, over this boot's
+	# transport (pcn_impostor speaks TCP, pcn_rdma_garbage RDMA CM).
+	if [ "$PCN_TRANSPORT" = rdma ]; then
+		impostor="/bin/pcn_rdma_garbage MODE 10.77.0.1 30469 10.77.0.2 1"
+	else
+		impostor="/bin/pcn_impostor MODE 10.77.0.1 30467 10.77.0.2 1"
 	fi
-	# Node 0's ping series has started: attack.
 	wait_until 120 pinged_by_node0
 	tap $? "node 0 started its traffic"
 	for r in $(seq $ATTACK_ROUNDS); do
 		for mode in badproof reflect noauth; do
-			out=$(as_user /bin/pcn_impostor $mode 10.77.0.1 30467 10.77.0.2 1)
+			out=$(as_user $(echo "$impostor" | sed "s/MODE/$mode/"))
 			tap $? "round $r: uid 1000 posing as node 1 ($mode) refused: $(echo $out | tr '\n' ' ')"
 		done
 	done

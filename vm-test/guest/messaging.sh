@@ -182,6 +182,18 @@ node1() {
 	tap $? "ping to the rebooted node 2"
 }
 
+# silent_ended PREFIX DESCRIPTION PID...: the clients of silent
+# connections (output in PREFIX*.out) all ended, each at about node 0's
+# 3 s handshake time-out (measured here, from a little after node 0's
+# clock started) and none after 6 s: the four waited side by side.
+silent_ended() {
+	local prefix=$1 desc=$2 p ok=0
+	shift 2
+	for p in "$@"; do wait "$p" || ok=1; done
+	[ $ok -eq 0 ] && ! grep -qE "after ([01]\.|2\.[0-4]|[6-9]\.|[0-9]{2,}\.)" "$prefix"*.out
+	tap $? "$desc: $(cat "$prefix"*.out | tr '\n' ' ')"
+}
+
 # RDMA CM connection requests to node 0, with pcn_rdma_garbage.
 rdma_attacks() {
 	g=/bin/pcn_rdma_garbage
@@ -199,12 +211,8 @@ rdma_attacks() {
 	sleep 1
 	out=$($g garbage 10.77.0.1 30469 10.77.0.2 1 2 2>&1)
 	tap $? "garbage refused within 2 s while four silent connections wait: $out"
-	ok=0
-	for p in $silent; do wait $p || ok=1; done
-	# Node 0's handshake time-out is 3 s from the connection; here a
-	# little more, with the address and route resolution before it.
-	[ $ok -eq 0 ] && ! grep -qE "after ([01]\.|2\.[0-4]|[6-9]\.|[0-9]{2,}\.)" /tmp/rsilent*.out
-	tap $? "silent connections ended together at the handshake time-out: $(cat /tmp/rsilent*.out | tr '\n' ' ')"
+	# (with the address and route resolution before the connection)
+	silent_ended /tmp/rsilent "silent connections ended together at the handshake time-out" $silent
 	ip addr add 10.77.0.99/24 dev eth0
 	sleep 1
 	out=$($g claim 10.77.0.1 30469 10.77.0.99 1 2>&1)
@@ -228,12 +236,7 @@ tcp_attacks() {
 	sleep 1
 	/bin/pcn_garbage -t 2 10.77.0.1 30467 > /tmp/quick.out
 	tap $? "garbage refused within 2 s while four silent connections wait: $(cat /tmp/quick.out)"
-	ok=0
-	for p in $silent; do wait $p || ok=1; done
-	# Each at about 3 s (measured here, from a little after node 0's
-	# clock started), none after 6 s: the four waited side by side.
-	[ $ok -eq 0 ] && ! grep -qE "after ([01]\.|2\.[0-4]|[6-9]\.|[0-9]{2,}\.)" /tmp/silent*.out
-	tap $? "silent connections closed together at the handshake time-out: $(cat /tmp/silent*.out | tr '\n' ' ')"
+	silent_ended /tmp/silent "silent connections closed together at the handshake time-out" $silent
 	ip addr add 10.77.0.99/24 dev eth0
 	/bin/pcn_garbage 10.77.0.1 30467 10.77.0.99
 	tap $? "node 0 closed a connection from an unlisted address"

@@ -7,10 +7,7 @@
  *
  *   pcn_impostor MODE DST_IP PORT SRC_IP NID
  *
- * MODE says what the impostor answers the node's proof with:
- *   badproof  a hello offering authentication, then a random proof
- *   reflect   the node's own proof sent back as ours
- *   noauth    a hello offering no authentication (a keyless node)
+ * MODE: see impostor.h.
  *
  * Prints what the node did and exits 0 when it refused us (a non-zero
  * verdict, or the connection closed), 1 when it accepted us, 2 when the
@@ -28,31 +25,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <linux/popcorn.h>
-
-/* The wire format of include/popcorn/auth.h (little-endian, x86-64). */
-#define HELLO_MAGIC	0x50434e32
-#define HELLO_VERSION	2
-#define HELLO_AUTH	0x1
-
-struct hello {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t nid;
-	int32_t arch;
-	uint32_t flags;
-	uint8_t nonce[32];
-} __attribute__((packed));
-
-struct hello_answer {
-	struct hello hello;
-	uint8_t mac[32];
-} __attribute__((packed));
-
-struct hello_proof {
-	uint32_t status;
-	uint8_t mac[32];
-} __attribute__((packed));
+#include "impostor.h"
 
 static int io(int fd, void *buf, size_t len, int out)
 {
@@ -74,8 +47,8 @@ int main(int argc, char **argv)
 	struct sockaddr_in src = { .sin_family = AF_INET };
 	struct timeval tv = { .tv_sec = 10 };
 	struct hello_answer answer;
-	struct hello_proof proof = { 0 };
-	struct hello h = { 0 };
+	struct hello_proof proof;
+	struct hello h;
 	const char *mode;
 	uint32_t verdict;
 	int fd;
@@ -85,20 +58,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[1];
-	if (strcmp(mode, "badproof") && strcmp(mode, "reflect") &&
-	    strcmp(mode, "noauth"))
+	if (!impostor_mode(mode))
 		return 2;
 	dst.sin_port = htons(atoi(argv[3]));
 	if (inet_pton(AF_INET, argv[2], &dst.sin_addr) != 1 ||
 	    inet_pton(AF_INET, argv[4], &src.sin_addr) != 1)
 		return 2;
 
-	h.magic = HELLO_MAGIC;
-	h.version = HELLO_VERSION;
-	h.nid = atoi(argv[5]);
-	h.arch = POPCORN_ARCH_X86;
-	h.flags = strcmp(mode, "noauth") ? HELLO_AUTH : 0;
-	if (getrandom(h.nonce, sizeof(h.nonce), 0) != sizeof(h.nonce))
+	if (impostor_hello(&h, mode, atoi(argv[5])))
 		return 2;
 
 	fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -112,12 +79,7 @@ int main(int argc, char **argv)
 		printf("no answer to our hello as node %d\n", h.nid);
 		return 2;
 	}
-	printf("answer: node %u, flags %#x\n", answer.hello.nid,
-	       answer.hello.flags);
-	if (!strcmp(mode, "reflect"))
-		memcpy(proof.mac, answer.mac, sizeof(proof.mac));
-	else if (!strcmp(mode, "badproof") &&
-		 getrandom(proof.mac, sizeof(proof.mac), 0) != sizeof(proof.mac))
+	if (impostor_proof(&proof, mode, &answer))
 		return 2;
 	if (io(fd, &proof, sizeof(proof), 1)) {
 		printf("refused: closed before our proof\n");
@@ -127,10 +89,5 @@ int main(int argc, char **argv)
 		printf("refused: closed without a verdict\n");
 		return 0;
 	}
-	if (verdict) {
-		printf("refused: verdict %u (%s)\n", verdict, strerror(verdict));
-		return 0;
-	}
-	printf("ACCEPTED as node %d\n", h.nid);
-	return 1;
+	return impostor_verdict(verdict, h.nid);
 }

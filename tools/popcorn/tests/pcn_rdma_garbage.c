@@ -13,9 +13,13 @@
  *            instead of a hello: accepted, then disconnected
  *   silent   the same, saying nothing: disconnected at the node's
  *            handshake time-out
- * Exit 0 when the node refused the peer (rejected it, or disconnected)
- * within SECONDS (10 by default), 1 otherwise; prints what happened and
- * after how long.  Dynamically linked (librdmacm, libibverbs and the
+ *   badproof, reflect, noauth
+ *            the same, then the handshake as pcn_impostor runs it over
+ *            TCP (impostor.h), one SEND per message
+ * Exit 0 when the node refused the peer (rejected it, disconnected, or
+ * gave a non-zero verdict) within SECONDS (10 by default), 1 otherwise
+ * (2: the attack could not be run); prints what happened and after how
+ * long.  Dynamically linked (librdmacm, libibverbs and the
  * rxe provider): Debian ships no static rdma-core libraries.
  */
 #include <arpa/inet.h>
@@ -26,8 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
+
+#include "impostor.h"
 
 /* drivers/pcn_transport/rdma.h: struct pcn_rdma_cm_priv */
 #define PCN_RDMA_CM_MAGIC	0x50434e52
@@ -82,6 +89,103 @@ static int expect(int want, double deadline)
 	return -1;
 }
 
+static struct rdma_cm_id *id;
+static struct ibv_cq *cq;
+static struct ibv_mr *mr;
+static char buf[(NRECV + 1) * SLOT];
+
+static int post_recv(int slot)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)buf + slot * SLOT,
+		.length = SLOT, .lkey = mr->lkey,
+	};
+	struct ibv_recv_wr wr = {
+		.wr_id = slot, .sg_list = &sge, .num_sge = 1,
+	}, *bad;
+
+	return ibv_post_recv(id->qp, &wr, &bad);
+}
+
+/* Send @len bytes of @msg (at most SLOT) as one SEND: 0 or -1. */
+static int send_msg(const void *msg, size_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)buf, .length = len, .lkey = mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND_WITH_IMM, .imm_data = 0,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	memcpy(buf, msg, len);
+	return ibv_post_send(id->qp, &wr, &bad) ? -1 : 0;
+}
+
+/*
+ * The next message by @deadline into @msg (@len bytes of it, and at
+ * least that many): 0, or -1 when none came or the QP failed (the node
+ * ended the connection: posted receives are flushed with an error).
+ */
+static int recv_msg(void *msg, size_t len, double deadline)
+{
+	struct ibv_wc wc;
+	int n;
+
+	while (now() < deadline) {
+		n = ibv_poll_cq(cq, 1, &wc);
+		if (n < 0)
+			return -1;
+		if (!n) {
+			usleep(1000);
+			continue;
+		}
+		if (wc.status != IBV_WC_SUCCESS)
+			return -1;
+		if (wc.opcode != IBV_WC_RECV)
+			continue;
+		if (wc.byte_len) {
+			if (wc.byte_len < len)
+				return -1;
+			memcpy(msg, buf + wc.wr_id * SLOT, len);
+		}
+		post_recv(wc.wr_id);
+		if (wc.byte_len)
+			return 0;
+		/* An empty SEND only announced credits: go on. */
+	}
+	return -1;
+}
+
+/* The handshake of impostor.h as node @nid: the exit status. */
+static int impersonate(const char *mode, int nid, double deadline)
+{
+	struct hello_answer answer;
+	struct hello_proof proof;
+	struct hello h;
+	uint32_t verdict;
+
+	if (impostor_hello(&h, mode, nid))
+		return 2;
+	if (send_msg(&h, sizeof(h)) ||
+	    recv_msg(&answer, sizeof(answer), deadline)) {
+		printf("no answer to our hello as node %d\n", nid);
+		return 2;
+	}
+	if (impostor_proof(&proof, mode, &answer))
+		return 2;
+	if (send_msg(&proof, sizeof(proof))) {
+		printf("refused: closed before our proof\n");
+		return 0;
+	}
+	if (recv_msg(&verdict, sizeof(verdict), deadline)) {
+		printf("refused: closed without a verdict\n");
+		return 0;
+	}
+	return impostor_verdict(verdict, nid);
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
@@ -99,12 +203,8 @@ int main(int argc, char **argv)
 		.retry_count = 6,
 		.rnr_retry_count = 6,
 	};
-	static char buf[(NRECV + 1) * SLOT];
 	struct cm_priv priv;
-	struct rdma_cm_id *id;
 	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
 	const char *mode;
 	double t0, deadline, secs = 10;
 	int i, ev, want_reject;
@@ -115,7 +215,8 @@ int main(int argc, char **argv)
 	}
 	mode = argv[1];
 	want_reject = !strcmp(mode, "nopriv") || !strcmp(mode, "claim");
-	if (!want_reject && strcmp(mode, "garbage") && strcmp(mode, "silent"))
+	if (!want_reject && strcmp(mode, "garbage") && strcmp(mode, "silent") &&
+	    !impostor_mode(mode))
 		return 2;
 	if (inet_pton(AF_INET, argv[2], &dst.sin_addr) != 1 ||
 	    inet_pton(AF_INET, argv[4], &src.sin_addr) != 1)
@@ -156,16 +257,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* Room for whatever the node sends before it gives up on us. */
-	for (i = 0; i < NRECV; i++) {
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)buf + (i + 1) * SLOT,
-			.length = SLOT, .lkey = mr->lkey,
-		};
-		struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
-
-		if (ibv_post_recv(id->qp, &wr, &bad))
+	for (i = 1; i <= NRECV; i++)
+		if (post_recv(i))
 			return 1;
-	}
 	if (strcmp(mode, "nopriv")) {
 		param.private_data = &priv;
 		param.private_data_len = sizeof(priv);
@@ -187,18 +281,13 @@ int main(int argc, char **argv)
 		printf("not accepted: %s\n", event_name(ev));
 		return 1;
 	}
+	if (impostor_mode(mode))
+		return impersonate(mode, atoi(argv[5]), deadline);
 	if (!strcmp(mode, "garbage")) {
-		struct ibv_sge sge = {
-			.addr = (uintptr_t)buf, .length = 64, .lkey = mr->lkey,
-		};
-		struct ibv_send_wr wr = {
-			.sg_list = &sge, .num_sge = 1,
-			.opcode = IBV_WR_SEND_WITH_IMM, .imm_data = 0,
-			.send_flags = IBV_SEND_SIGNALED,
-		}, *bad;
+		char junk[64];
 
-		memset(buf, 0xa5, 64);
-		if (ibv_post_send(id->qp, &wr, &bad)) {
+		memset(junk, 0xa5, sizeof(junk));
+		if (send_msg(junk, sizeof(junk))) {
 			perror("ibv_post_send");
 			return 1;
 		}
