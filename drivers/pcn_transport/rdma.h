@@ -120,6 +120,8 @@ struct pcn_rdma_conn {
 	atomic_t credits;
 	/* Buffers we reposted and have not announced to the peer yet. */
 	atomic_t credits_to_return;
+	/* Sends posted and not completed yet. */
+	atomic_t tx_inflight;
 	wait_queue_head_t credit_wq;
 	unsigned long last_send;	/* jiffies */
 
@@ -198,6 +200,7 @@ int pcn_rdma_post_send(struct pcn_rdma_conn *conn, const void *buf,
 		       size_t len, struct page **pages, unsigned int npages,
 		       unsigned long deadline);
 void pcn_rdma_send_control(struct pcn_rdma_conn *conn);
+void pcn_rdma_linger(struct pcn_rdma_conn *conn);
 void pcn_rdma_keepalive(struct work_struct *work);
 int pcn_rdma_send(int nid, struct pcn_kmsg_hdr *msg, size_t size);
 int pcn_rdma_send_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,

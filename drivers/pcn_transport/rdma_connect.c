@@ -130,8 +130,10 @@ static int pcn_rdma_dial(struct pcn_rdma_peer *peer)
 	conn->dialer = true;
 	kref_get(&conn->ref);		/* ours, while we dial */
 	ret = pcn_rdma_dial_conn(conn);
-	if (ret)
+	if (ret) {
+		pcn_rdma_linger(conn);
 		pcn_rdma_conn_lost(conn, "dial failed");
+	}
 	WRITE_ONCE(peer->last_error, ret);
 	pcn_rdma_conn_put(conn);
 	return ret;

@@ -147,6 +147,7 @@ static int pcn_rdma_serve_thread(void *arg)
 	goto out;
 
 out_lost:
+	pcn_rdma_linger(conn);
 	pcn_rdma_conn_lost(conn, "handshake failed");
 out:
 	pcn_rdma_handshake_done(conn);

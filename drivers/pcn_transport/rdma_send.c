@@ -75,12 +75,15 @@ static void pcn_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct pcn_rdma_tx *tx = container_of(wc->wr_cqe, struct pcn_rdma_tx,
 					      cqe);
+	struct pcn_rdma_conn *conn = tx->conn;
 
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		pcn_rdma_count(PCN_RDMA_QP_ERRORS);
-		pcn_rdma_conn_lost(tx->conn, ib_wc_status_msg(wc->status));
+		pcn_rdma_conn_lost(conn, ib_wc_status_msg(wc->status));
 	}
 	pcn_rdma_tx_free(tx);
+	if (atomic_dec_and_test(&conn->tx_inflight))
+		wake_up_all(&conn->credit_wq);
 }
 
 /* A send with the front part copied and the pages mapped, or NULL. */
@@ -146,8 +149,10 @@ static int pcn_rdma_post(struct pcn_rdma_conn *conn, struct pcn_rdma_tx *tx)
 	int ret;
 
 	wr.ex.imm_data = cpu_to_be32(credits);
+	atomic_inc(&conn->tx_inflight);
 	ret = ib_post_send(conn->qp, &wr, NULL);
 	if (ret) {
+		atomic_dec(&conn->tx_inflight);
 		atomic_add(credits, &conn->credits_to_return);
 		return ret;
 	}
@@ -246,6 +251,18 @@ void pcn_rdma_send_control(struct pcn_rdma_conn *conn)
 	pcn_rdma_count(PCN_RDMA_CONTROL_SENT);
 out:
 	pcn_rdma_conn_put(conn);
+}
+
+/*
+ * Before a handshake's failure ends the connection: give its last
+ * message (the verdict) time to leave, as ending the connection moves
+ * the QP to the error state and flushes what it has not sent yet.
+ */
+void pcn_rdma_linger(struct pcn_rdma_conn *conn)
+{
+	wait_event_timeout(conn->credit_wq,
+			   !atomic_read(&conn->tx_inflight) ||
+			   pcn_rdma_conn_dead(conn), HZ / 2);
 }
 
 void pcn_rdma_keepalive(struct work_struct *work)
