@@ -111,7 +111,10 @@ node0() {
 		tap $? "garbage from a listed address refused at handshake and counted"
 		wait_until 30 stat_at_least 3 rdma_refused
 		tap $? "requests without private data, naming another node or from an unlisted address refused and counted ($(stat_key rdma_refused))"
-		wait_until 30 stat_at_least 1 "${PCN_TRANSPORT}_bad_messages"
+		wait_until 30 stat_at_least 1 rdma_bad_messages &&
+			dmesg | grep -q "node 1 announced receive buffers it cannot have"
+		tap $? "credits beyond the receive buffers refused, counted and logged"
+		wait_until 30 stat_at_least 2 rdma_bad_messages
 		tap $? "message whose header size is not its length dropped and counted"
 		[ "$(stat_key dropped size_mismatch)" -ge 1 ] && node_is_online 1
 		tap $? "counted as size_mismatch, node 1 still online"
@@ -203,6 +206,8 @@ rdma_attacks() {
 	tap $? "node 0 rejected a request naming node 2 from node 1's address: $out"
 	out=$($g garbage 10.77.0.1 30469 10.77.0.2 1 2>&1)
 	tap $? "node 0 ended a connection that sent garbage instead of a hello: $out"
+	out=$($g credits 10.77.0.1 30469 10.77.0.2 1 2>&1)
+	tap $? "node 0 ended a connection that announced 1000 receive buffers: $out"
 	silent=
 	for i in 1 2 3 4; do
 		$g silent 10.77.0.1 30469 10.77.0.2 1 20 > /tmp/rsilent$i.out 2>&1 &

@@ -13,6 +13,8 @@
  *            instead of a hello: accepted, then disconnected
  *   silent   the same, saying nothing: disconnected at the node's
  *            handshake time-out
+ *   credits  the same, then an empty SEND announcing 1000 receive
+ *            buffers (the node has 16 for us): disconnected
  *   badproof, reflect, noauth
  *            the same, then the handshake as pcn_impostor runs it over
  *            TCP (impostor.h), one SEND per message
@@ -107,20 +109,28 @@ static int post_recv(int slot)
 	return ibv_post_recv(id->qp, &wr, &bad);
 }
 
-/* Send @len bytes of @msg (at most SLOT) as one SEND: 0 or -1. */
-static int send_msg(const void *msg, size_t len)
+/*
+ * Send @len bytes of @msg (at most SLOT) as one SEND, its immediate
+ * data announcing @credits receive buffers: 0 or -1.
+ */
+static int send_msg_credits(const void *msg, size_t len, uint32_t credits)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)buf, .length = len, .lkey = mr->lkey,
 	};
 	struct ibv_send_wr wr = {
-		.sg_list = &sge, .num_sge = 1,
-		.opcode = IBV_WR_SEND_WITH_IMM, .imm_data = 0,
+		.sg_list = &sge, .num_sge = len ? 1 : 0,
+		.opcode = IBV_WR_SEND_WITH_IMM, .imm_data = htobe32(credits),
 		.send_flags = IBV_SEND_SIGNALED,
 	}, *bad;
 
 	memcpy(buf, msg, len);
 	return ibv_post_send(id->qp, &wr, &bad) ? -1 : 0;
+}
+
+static int send_msg(const void *msg, size_t len)
+{
+	return send_msg_credits(msg, len, 0);
 }
 
 /*
@@ -210,13 +220,13 @@ int main(int argc, char **argv)
 	int i, ev, want_reject;
 
 	if (argc < 6 || argc > 7) {
-		fprintf(stderr, "usage: pcn_rdma_garbage nopriv|claim|garbage|silent DST_IP PORT SRC_IP NID [SECONDS]\n");
+		fprintf(stderr, "usage: pcn_rdma_garbage nopriv|claim|garbage|silent|credits|badproof|reflect|noauth DST_IP PORT SRC_IP NID [SECONDS]\n");
 		return 2;
 	}
 	mode = argv[1];
 	want_reject = !strcmp(mode, "nopriv") || !strcmp(mode, "claim");
 	if (!want_reject && strcmp(mode, "garbage") && strcmp(mode, "silent") &&
-	    !impostor_mode(mode))
+	    strcmp(mode, "credits") && !impostor_mode(mode))
 		return 2;
 	if (inet_pton(AF_INET, argv[2], &dst.sin_addr) != 1 ||
 	    inet_pton(AF_INET, argv[4], &src.sin_addr) != 1)
@@ -283,6 +293,10 @@ int main(int argc, char **argv)
 	}
 	if (impostor_mode(mode))
 		return impersonate(mode, atoi(argv[5]), deadline);
+	if (!strcmp(mode, "credits") && send_msg_credits(NULL, 0, 1000)) {
+		perror("ibv_post_send");
+		return 1;
+	}
 	if (!strcmp(mode, "garbage")) {
 		char junk[64];
 
