@@ -49,6 +49,7 @@ static void pcn_rdma_stop(void)
 
 static int pcn_rdma_start(void)
 {
+	__be32 me = pcn_ipv4_node_addr(pcn_my_nid());
 	struct task_struct *t;
 	int nid, ret;
 
@@ -77,8 +78,8 @@ static int pcn_rdma_start(void)
 		}
 		pcn_rdma_peers[nid].dialer = t;
 	}
-	pr_info("listening on RDMA CM port %d, dialing %d lower node(s)\n",
-		PCN_RDMA_PORT, pcn_my_nid());
+	pr_info("node %d at %pI4: listening on RDMA CM port %d, dialing %d lower node(s)\n",
+		pcn_my_nid(), &me, PCN_RDMA_PORT, pcn_my_nid());
 	return 0;
 
 fail:
@@ -91,6 +92,8 @@ fail:
 static struct pcn_kmsg_transport pcn_rdma_transport = {
 	.name = "rdma",
 	.max_size = PCN_RDMA_RX_SIZE,
+	.parse_addr = pcn_ipv4_parse_addr,
+	.addr_is_local = pcn_ipv4_addr_is_local,
 	.start = pcn_rdma_start,
 	.send = pcn_rdma_send,
 	.send_pages = pcn_rdma_send_pages,

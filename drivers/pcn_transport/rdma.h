@@ -23,6 +23,8 @@
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
 
+#include "ipv4_addr.h"
+
 /* RDMA CM port (its own port space, not the IP stack's TCP ports). */
 #define PCN_RDMA_PORT			30469
 /*

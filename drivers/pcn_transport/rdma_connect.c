@@ -40,12 +40,12 @@ static int pcn_rdma_dial_conn(struct pcn_rdma_conn *conn)
 	struct pcn_rdma_peer *peer = conn->peer;
 	struct sockaddr_in src = {
 		.sin_family = AF_INET,
-		.sin_addr.s_addr = pcn_node_addr(pcn_my_nid()),
+		.sin_addr.s_addr = pcn_ipv4_node_addr(pcn_my_nid()),
 	};
 	struct sockaddr_in dst = {
 		.sin_family = AF_INET,
 		.sin_port = htons(PCN_RDMA_PORT),
-		.sin_addr.s_addr = pcn_node_addr(peer->nid),
+		.sin_addr.s_addr = pcn_ipv4_node_addr(peer->nid),
 	};
 	struct pcn_rdma_cm_priv priv = {
 		.magic = cpu_to_le32(PCN_RDMA_CM_MAGIC),

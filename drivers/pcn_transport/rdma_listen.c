@@ -55,7 +55,7 @@ int pcn_rdma_connect_request(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		return pcn_rdma_refuse(id, "not a Popcorn request");
 	nid = le16_to_cpu(priv->nid);
 	if (from->sin_family != AF_INET ||
-	    pcn_node_by_addr(from->sin_addr.s_addr) != nid)
+	    pcn_ipv4_node_by_addr(from->sin_addr.s_addr) != nid)
 		return pcn_rdma_refuse(id, "not the address of the node it names");
 	/* Only higher ids dial us. */
 	if (nid <= pcn_my_nid())

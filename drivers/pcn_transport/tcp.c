@@ -55,6 +55,7 @@ static void pcn_tcp_stop(void)
 
 static int pcn_tcp_start(void)
 {
+	__be32 me = pcn_ipv4_node_addr(pcn_my_nid());
 	struct task_struct *t;
 	int nid, ret;
 
@@ -80,8 +81,8 @@ static int pcn_tcp_start(void)
 		}
 		pcn_tcp_peers[nid].dialer = t;
 	}
-	pr_info("listening on port %d, dialing %d lower node(s)\n",
-		PCN_TCP_PORT, pcn_my_nid());
+	pr_info("node %d at %pI4: listening on port %d, dialing %d lower node(s)\n",
+		pcn_my_nid(), &me, PCN_TCP_PORT, pcn_my_nid());
 	return 0;
 
 fail:
@@ -92,6 +93,8 @@ fail:
 static struct pcn_kmsg_transport pcn_tcp_transport = {
 	.name = "tcp",
 	.max_size = PCN_KMSG_MAX_SIZE,
+	.parse_addr = pcn_ipv4_parse_addr,
+	.addr_is_local = pcn_ipv4_addr_is_local,
 	.start = pcn_tcp_start,
 	.send = pcn_tcp_send,
 	.send_pages = pcn_tcp_send_pages,

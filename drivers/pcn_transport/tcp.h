@@ -23,6 +23,8 @@
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
 
+#include "ipv4_addr.h"
+
 #define PCN_TCP_PORT			30467
 #define PCN_TCP_HANDSHAKE_TIMEOUT	(3 * HZ)
 /*

@@ -44,12 +44,12 @@ static int pcn_tcp_dial(struct pcn_tcp_peer *peer)
 {
 	struct sockaddr_in local = {
 		.sin_family = AF_INET,
-		.sin_addr.s_addr = pcn_node_addr(pcn_my_nid()),
+		.sin_addr.s_addr = pcn_ipv4_node_addr(pcn_my_nid()),
 	};
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
 		.sin_port = htons(PCN_TCP_PORT),
-		.sin_addr.s_addr = pcn_node_addr(peer->nid),
+		.sin_addr.s_addr = pcn_ipv4_node_addr(peer->nid),
 	};
 	struct pcn_tcp_hs_conn hs_conn;
 	struct pcn_handshake hs = {

@@ -115,7 +115,7 @@ static void pcn_tcp_accept_one(struct socket *sock)
 
 	if (kernel_getpeername(sock, (struct sockaddr *)&sin) < 0)
 		goto out_release;
-	nid = pcn_node_by_addr(sin.sin_addr.s_addr);
+	nid = pcn_ipv4_node_by_addr(sin.sin_addr.s_addr);
 	if (nid < 0) {
 		pcn_tcp_count(PCN_TCP_REFUSED_UNLISTED);
 		pcn_kmsg_count_drop(PCN_DROP_HANDSHAKE);

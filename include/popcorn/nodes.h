@@ -31,10 +31,23 @@ int pcn_node_arch(int nid);
 /* Changes each time node @nid comes online (again). */
 unsigned int pcn_node_generation(int nid);
 
-/* IPv4 address of node @nid in pcn.nodes (network order), 0 if invalid. */
-__be32 pcn_node_addr(int nid);
-/* Node id of IPv4 address @addr, or -1 when it is not in pcn.nodes. */
-int pcn_node_by_addr(__be32 addr);
+/*
+ * A node's address: its entry of pcn.nodes=, parsed by the active
+ * transport (->parse_addr), which alone knows what the bytes mean (an
+ * IPv4 address for tcp and rdma).  The core only stores and compares
+ * them.
+ */
+#define PCN_NODE_ADDR_MAX	16
+
+struct pcn_node_addr {
+	u8 len;				/* bytes used, 1 to PCN_NODE_ADDR_MAX */
+	u8 bytes[PCN_NODE_ADDR_MAX];	/* the rest are zero */
+};
+
+/* Address of node @nid, or NULL for an id outside the cluster. */
+const struct pcn_node_addr *pcn_node_addr(int nid);
+/* Node id whose address is @addr, or -1 when it is not in pcn.nodes. */
+int pcn_node_by_addr(const struct pcn_node_addr *addr);
 
 /* Membership: what a transport reports about a peer's connection. */
 enum pcn_peer_state {

@@ -15,6 +15,7 @@
 #include <linux/mm_types.h>
 #include <linux/types.h>
 
+struct pcn_node_addr;
 struct seq_file;
 
 enum pcn_kmsg_type {
@@ -177,6 +178,20 @@ struct pcn_kmsg_transport {
 	 */
 	size_t max_size;
 
+	/*
+	 * Parse one entry of pcn.nodes= (@len characters at @s, not
+	 * NUL-terminated) into @addr, which is zeroed.  Return 0, or
+	 * -EINVAL for text that is not an address the transport can use
+	 * (a loopback or broadcast address, say).  Called at boot, before
+	 * ->start, on the transport pcn.transport= names.
+	 */
+	int (*parse_addr)(const char *s, size_t len,
+			  struct pcn_node_addr *addr);
+	/*
+	 * Optional: whether @addr is one of this node's own, so that the
+	 * node finds its id when pcn.nid= is not given.
+	 */
+	bool (*addr_is_local)(const struct pcn_node_addr *addr);
 	/* Start connecting to the peers of the node table; on error, undo. */
 	int (*start)(void);
 	/* Send @size bytes of @msg to @nid, framed; the caller keeps @msg. */

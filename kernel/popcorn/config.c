@@ -2,66 +2,71 @@
 /*
  * Popcorn boot configuration parser.
  *
- *   pcn.nodes=IP0,IP1,...  IPv4 unicast addresses, position = node id
+ *   pcn.transport=NAME     a transport built into the kernel
+ *                          (CONFIG_PCN_TRANSPORT_DEFAULT without it);
+ *                          here only its spelling is checked, the
+ *                          messaging core looks it up among the
+ *                          registered ones
+ *   pcn.nodes=A0,A1,...    the nodes' addresses, position = node id, in
+ *                          the form of that transport, which parses
+ *                          each one: the core knows node ids, not
+ *                          address families
  *   pcn.nid=N              this node's id; without it, the node finds
- *                          its id by looking for one of its own
- *                          addresses in the list
- *   pcn.transport=NAME     a transport built into the kernel: tcp
- *                          (the default), rdma or shm; here only its
- *                          spelling is checked, the messaging core
- *                          looks it up among the registered ones
+ *                          its id by asking the transport which listed
+ *                          address is its own
  *
  * Everything here is a pure function of its arguments; the caller
  * (nodes.c) applies the result or disables Popcorn with cfg->error.
  */
 #include <linux/errno.h>
-#include <linux/inet.h>
-#include <linux/in.h>
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
 #include <linux/string.h>
 
 #include "config.h"
 
-#define PCN_TRANSPORT_DEFAULT	"tcp"
-
-static bool pcn_addr_usable(__be32 addr)
+/* Empty: no node, no id, no transport. */
+void pcn_config_init(struct pcn_config *cfg)
 {
-	return !ipv4_is_zeronet(addr) && !ipv4_is_loopback(addr) &&
-	       !ipv4_is_multicast(addr) && !ipv4_is_lbcast(addr);
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->my_nid = -1;
 }
 
-static int pcn_parse_node_list(const char *list, struct pcn_config *cfg)
+static bool pcn_addr_equal(const struct pcn_node_addr *a,
+			   const struct pcn_node_addr *b)
+{
+	return a->len == b->len && !memcmp(a->bytes, b->bytes, a->len);
+}
+
+static int pcn_parse_node_list(const char *list,
+			       const struct pcn_kmsg_transport *t,
+			       struct pcn_config *cfg)
 {
 	const char *p = list;
 	int n = 0;
 
 	for (;;) {
 		size_t len = strcspn(p, ",");
-		const char *end;
-		__be32 addr;
+		struct pcn_node_addr *addr = &cfg->addr[n];
 		int i;
 
 		if (n == POPCORN_MAX_NODES) {
 			cfg->error = "pcn.nodes lists more nodes than POPCORN_MAX_NODES";
 			return -E2BIG;
 		}
-		if (!len || !in4_pton(p, len, (u8 *)&addr, -1, &end) ||
-		    end != p + len) {
-			cfg->error = "pcn.nodes is not a comma-separated list of IPv4 addresses";
-			return -EINVAL;
-		}
-		if (!pcn_addr_usable(addr)) {
-			cfg->error = "pcn.nodes holds an address that is not unicast";
+		memset(addr, 0, sizeof(*addr));
+		if (!len || t->parse_addr(p, len, addr) ||
+		    !addr->len || addr->len > PCN_NODE_ADDR_MAX) {
+			cfg->error = "pcn.nodes holds an entry the transport does not take";
 			return -EINVAL;
 		}
 		for (i = 0; i < n; i++) {
-			if (cfg->addr[i] == addr) {
+			if (pcn_addr_equal(&cfg->addr[i], addr)) {
 				cfg->error = "pcn.nodes lists an address twice";
 				return -EINVAL;
 			}
 		}
-		cfg->addr[n++] = addr;
+		n++;
 
 		p += len;
 		if (!*p)
@@ -72,8 +77,8 @@ static int pcn_parse_node_list(const char *list, struct pcn_config *cfg)
 	return 0;
 }
 
-static int pcn_parse_nid(const char *nid, pcn_addr_is_local_t is_local,
-			 void *arg, struct pcn_config *cfg)
+static int pcn_parse_nid(const char *nid, const struct pcn_kmsg_transport *t,
+			 struct pcn_config *cfg)
 {
 	int i;
 
@@ -91,7 +96,7 @@ static int pcn_parse_nid(const char *nid, pcn_addr_is_local_t is_local,
 
 	cfg->my_nid = -1;
 	for (i = 0; i < cfg->nr_nodes; i++) {
-		if (!is_local || !is_local(cfg->addr[i], arg))
+		if (!t->addr_is_local || !t->addr_is_local(&cfg->addr[i]))
 			continue;
 		if (cfg->my_nid >= 0) {
 			cfg->error = "several addresses of pcn.nodes are local, give pcn.nid";
@@ -106,15 +111,23 @@ static int pcn_parse_nid(const char *nid, pcn_addr_is_local_t is_local,
 	return 0;
 }
 
-/* A transport's name: 1 to 15 lower-case letters, digits or '_'. */
-static int pcn_parse_transport(const char *name, struct pcn_config *cfg)
+/**
+ * pcn_config_parse_transport() - check the spelling of pcn.transport=
+ * @name: its value; NULL or empty for CONFIG_PCN_TRANSPORT_DEFAULT
+ * @cfg: cfg->transport is set; on error cfg->error says why
+ *
+ * A transport's name is 1 to 15 lower-case letters, digits or '_'.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int pcn_config_parse_transport(const char *name, struct pcn_config *cfg)
 {
 	size_t len;
 
 	if (!name || !*name)
-		name = PCN_TRANSPORT_DEFAULT;
+		name = CONFIG_PCN_TRANSPORT_DEFAULT;
 	len = strlen(name);
-	if (len >= sizeof(cfg->transport) ||
+	if (!len || len >= sizeof(cfg->transport) ||
 	    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != len) {
 		cfg->error = "pcn.transport is not a transport name";
 		return -EINVAL;
@@ -124,37 +137,34 @@ static int pcn_parse_transport(const char *name, struct pcn_config *cfg)
 }
 
 /**
- * pcn_config_parse() - validate the Popcorn boot parameters
+ * pcn_config_parse_nodes() - validate pcn.nodes= and pcn.nid=
  * @nodes: value of pcn.nodes=, must not be empty
  * @nid: value of pcn.nid=, may be NULL or empty
- * @transport: value of pcn.transport=, may be NULL or empty (tcp)
- * @is_local: tells whether an address belongs to this node, used when
- *	@nid is not given; may be NULL
- * @arg: passed to @is_local
- * @cfg: filled in; on error cfg->error says why in one phrase
+ * @t: the transport whose addresses pcn.nodes lists: its ->parse_addr
+ *	reads each entry, its ->addr_is_local (if any) finds this node
+ *	when @nid is not given
+ * @cfg: filled in; on error cfg->error says why in one phrase, and
+ *	no node is set
  *
  * Return: 0, or -EINVAL for malformed input, -E2BIG for too many nodes,
  * -ERANGE for a node id outside the list, -ENOENT when this node's id
  * cannot be found.
  */
-int pcn_config_parse(const char *nodes, const char *nid,
-		     const char *transport, pcn_addr_is_local_t is_local,
-		     void *arg, struct pcn_config *cfg)
+int pcn_config_parse_nodes(const char *nodes, const char *nid,
+			   const struct pcn_kmsg_transport *t,
+			   struct pcn_config *cfg)
 {
 	int err;
 
-	memset(cfg, 0, sizeof(*cfg));
+	cfg->nr_nodes = 0;
 	cfg->my_nid = -1;
-
 	if (!nodes || !*nodes) {
 		cfg->error = "pcn.nodes is empty";
 		return -EINVAL;
 	}
-	err = pcn_parse_transport(transport, cfg);
+	err = pcn_parse_node_list(nodes, t, cfg);
 	if (!err)
-		err = pcn_parse_node_list(nodes, cfg);
-	if (!err)
-		err = pcn_parse_nid(nid, is_local, arg, cfg);
+		err = pcn_parse_nid(nid, t, cfg);
 	if (err) {
 		cfg->nr_nodes = 0;
 		cfg->my_nid = -1;

@@ -539,7 +539,7 @@ int pcn_kmsg_reply_pages(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 
 int pcn_kmsg_register_transport(struct pcn_kmsg_transport *t)
 {
-	if (!t->name || !t->send || !t->done ||
+	if (!t->name || !t->send || !t->done || !t->parse_addr ||
 	    t->max_size < PCN_KMSG_MIN_SIZE_LIMIT ||
 	    t->max_size > PCN_KMSG_MAX_SIZE)
 		return -EINVAL;
@@ -580,18 +580,10 @@ const char *pcn_kmsg_transport_name(void)
 	return pcn_transport ? pcn_transport->name : "none";
 }
 
-/* Start the transport called @name; done once, at boot. */
-int pcn_kmsg_start(const char *name)
+/* The registered transport called @name, or NULL. */
+struct pcn_kmsg_transport *pcn_kmsg_find_transport(const char *name)
 {
 	struct pcn_kmsg_transport *t, *found = NULL;
-	int i, ret;
-
-	pcn_kmsg_wq = alloc_workqueue("pcn_kmsg", WQ_UNBOUND, WQ_MAX_ACTIVE);
-	if (!pcn_kmsg_wq)
-		return -ENOMEM;
-	for (i = 0; i < POPCORN_MAX_NODES; i++)
-		pcn_kmsg_rx_init(&pcn_kmsg_rx[i], PCN_KMSG_RX_RUNNING,
-				 PCN_KMSG_RX_PENDING, PCN_KMSG_RX_BYTES);
 
 	mutex_lock(&pcn_kmsg_lock);
 	list_for_each_entry(t, &pcn_kmsg_transports, list) {
@@ -601,17 +593,26 @@ int pcn_kmsg_start(const char *name)
 		}
 	}
 	mutex_unlock(&pcn_kmsg_lock);
-	if (!found) {
-		ret = -ENOENT;
-		goto out_wq;
-	}
+	return found;
+}
 
-	WRITE_ONCE(pcn_transport, found);
-	ret = found->start ? found->start() : 0;
+/* Start transport @t; done once, at boot, after the node table is set. */
+int pcn_kmsg_start(struct pcn_kmsg_transport *t)
+{
+	int i, ret;
+
+	pcn_kmsg_wq = alloc_workqueue("pcn_kmsg", WQ_UNBOUND, WQ_MAX_ACTIVE);
+	if (!pcn_kmsg_wq)
+		return -ENOMEM;
+	for (i = 0; i < POPCORN_MAX_NODES; i++)
+		pcn_kmsg_rx_init(&pcn_kmsg_rx[i], PCN_KMSG_RX_RUNNING,
+				 PCN_KMSG_RX_PENDING, PCN_KMSG_RX_BYTES);
+
+	WRITE_ONCE(pcn_transport, t);
+	ret = t->start ? t->start() : 0;
 	if (!ret)
 		return 0;
 	WRITE_ONCE(pcn_transport, NULL);
-out_wq:
 	destroy_workqueue(pcn_kmsg_wq);
 	pcn_kmsg_wq = NULL;
 	return ret;

@@ -34,7 +34,8 @@ const char *pcn_kmsg_type_limits(unsigned int type, u32 *min_size,
 const char *pcn_kmsg_drop_name(enum pcn_kmsg_drop why);
 const char *pcn_kmsg_transport_name(void);
 struct pcn_kmsg_transport *pcn_kmsg_active_transport(void);
-int pcn_kmsg_start(const char *transport);
+struct pcn_kmsg_transport *pcn_kmsg_find_transport(const char *name);
+int pcn_kmsg_start(struct pcn_kmsg_transport *t);
 
 /* kmsg_rx.c: the receive queue of one sending node */
 struct pcn_kmsg_rx_queue {

@@ -13,8 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/spinlock.h>
-#include <net/net_namespace.h>
-#include <net/route.h>
+#include <linux/string.h>
 #include <popcorn/nodes.h>
 
 #include "config.h"
@@ -25,9 +24,10 @@
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "pcn."
 
-static char pcn_param_nodes[POPCORN_MAX_NODES * sizeof("255.255.255.255,")];
+/* Up to 16 characters per entry (a dotted quad has 15) and the commas. */
+static char pcn_param_nodes[POPCORN_MAX_NODES * 17];
 module_param_string(nodes, pcn_param_nodes, sizeof(pcn_param_nodes), 0444);
-MODULE_PARM_DESC(nodes, "IPv4 addresses of the nodes, position = node id");
+MODULE_PARM_DESC(nodes, "the nodes' addresses in the transport's form, position = node id");
 
 static char pcn_param_nid[12];
 module_param_string(nid, pcn_param_nid, sizeof(pcn_param_nid), 0444);
@@ -36,7 +36,7 @@ MODULE_PARM_DESC(nid, "this node's id (default: found from its address)");
 static char pcn_param_transport[PCN_TRANSPORT_NAME_MAX];
 module_param_string(transport, pcn_param_transport,
 		    sizeof(pcn_param_transport), 0444);
-MODULE_PARM_DESC(transport, "message transport: tcp (default), rdma, shm");
+MODULE_PARM_DESC(transport, "message transport (default: " CONFIG_PCN_TRANSPORT_DEFAULT ")");
 
 static struct pcn_config pcn_cfg = { .my_nid = -1 };
 
@@ -80,17 +80,18 @@ int pcn_node_arch(int nid)
 	return READ_ONCE(pcn_arch[nid]);
 }
 
-__be32 pcn_node_addr(int nid)
+const struct pcn_node_addr *pcn_node_addr(int nid)
 {
-	return pcn_nid_valid(nid) ? pcn_cfg.addr[nid] : 0;
+	return pcn_nid_valid(nid) ? &pcn_cfg.addr[nid] : NULL;
 }
 
-int pcn_node_by_addr(__be32 addr)
+int pcn_node_by_addr(const struct pcn_node_addr *addr)
 {
 	int nid;
 
 	for (nid = 0; nid < pcn_nr_nodes(); nid++)
-		if (pcn_cfg.addr[nid] == addr)
+		if (pcn_cfg.addr[nid].len == addr->len &&
+		    !memcmp(pcn_cfg.addr[nid].bytes, addr->bytes, addr->len))
 			return nid;
 	return -1;
 }
@@ -153,17 +154,21 @@ int pcn_node_event(int nid, enum pcn_peer_event ev, int arch)
 	return 0;
 }
 
-static bool pcn_addr_is_local(__be32 addr, void *arg)
+static void __init pcn_config_refused(const struct pcn_config *cfg, int err)
 {
-	return inet_addr_type(&init_net, addr) == RTN_LOCAL;
+	pr_err("%s (pcn.nodes=\"%s\" pcn.nid=\"%s\" pcn.transport=\"%s\"): Popcorn disabled (%d)\n",
+	       cfg->error, pcn_param_nodes, pcn_param_nid, pcn_param_transport,
+	       err);
 }
 
 /*
  * Runs after ip= autoconfiguration (a late_initcall), so that this node
- * can recognise its own address in pcn.nodes.
+ * can recognise its own address in pcn.nodes, and after the transports
+ * registered (device_initcall).
  */
 static int __init pcn_nodes_init(void)
 {
+	struct pcn_kmsg_transport *t;
 	struct pcn_config cfg;
 	int err;
 
@@ -173,13 +178,21 @@ static int __init pcn_nodes_init(void)
 		return 0;
 	}
 
-	err = pcn_config_parse(pcn_param_nodes, pcn_param_nid,
-			       pcn_param_transport, pcn_addr_is_local, NULL,
-			       &cfg);
+	pcn_config_init(&cfg);
+	err = pcn_config_parse_transport(pcn_param_transport, &cfg);
 	if (err) {
-		pr_err("%s (pcn.nodes=\"%s\" pcn.nid=\"%s\" pcn.transport=\"%s\"): Popcorn disabled (%d)\n",
-		       cfg.error, pcn_param_nodes, pcn_param_nid,
-		       pcn_param_transport, err);
+		pcn_config_refused(&cfg, err);
+		return 0;
+	}
+	t = pcn_kmsg_find_transport(cfg.transport);
+	if (!t) {
+		pr_err("transport %s: not built into this kernel (%d): Popcorn disabled\n",
+		       cfg.transport, -ENOENT);
+		return 0;
+	}
+	err = pcn_config_parse_nodes(pcn_param_nodes, pcn_param_nid, t, &cfg);
+	if (err) {
+		pcn_config_refused(&cfg, err);
 		return 0;
 	}
 
@@ -187,14 +200,13 @@ static int __init pcn_nodes_init(void)
 	pcn_state[cfg.my_nid] = PCN_PEER_ONLINE;
 	WRITE_ONCE(pcn_arch[cfg.my_nid], POPCORN_ARCH_X86);
 	set_bit(cfg.my_nid, pcn_online);
-	pr_info("node %d of %d (%pI4), transport %s\n", cfg.my_nid,
-		cfg.nr_nodes, &cfg.addr[cfg.my_nid], cfg.transport);
+	pr_info("node %d of %d, transport %s\n", cfg.my_nid, cfg.nr_nodes,
+		cfg.transport);
 
-	err = pcn_kmsg_start(cfg.transport);
+	err = pcn_kmsg_start(t);
 	if (err) {
-		pr_err("transport %s: %s (%d): Popcorn disabled\n", cfg.transport,
-		       err == -ENOENT ? "not built into this kernel" :
-					"failed to start", err);
+		pr_err("transport %s: failed to start (%d): Popcorn disabled\n",
+		       cfg.transport, err);
 		clear_bit(cfg.my_nid, pcn_online);
 		WRITE_ONCE(pcn_cfg.nr_nodes, 0);
 		WRITE_ONCE(pcn_cfg.my_nid, -1);

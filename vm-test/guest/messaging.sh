@@ -14,10 +14,11 @@ wait_all_online $N 120
 tap $? "all $N nodes online (after ${WAITED}s)"
 /bin/test_nodeinfo "$nid" "$N" "0,1,2"
 tap $? "popcorn_get_node_info shows every node online, arch x86"
-dmesg | grep -q "popcorn: node $nid of $N "
-tap $? "kernel log announces node $nid of $N"
+dmesg | grep -q "popcorn: node $nid of $N, transport $PCN_TRANSPORT\$"
+tap $? "kernel log announces node $nid of $N, transport $PCN_TRANSPORT"
 if [ -z "$(cmdline_param pcn.nid)" ]; then
-	dmesg | grep -q "popcorn: node $nid of $N ($(cmdline_param ip | cut -d: -f1))"
+	# The transport parsed pcn.nodes and found this node's address.
+	dmesg | grep -q "pcn_$PCN_TRANSPORT: node $nid at $(cmdline_param ip | cut -d: -f1): listening"
 	tap $? "without pcn.nid, node id $nid found from own address"
 fi
 
@@ -147,6 +148,7 @@ node0() {
 	popcorn ping 2 --size 4096 --count 10 >/dev/null
 	tap $? "ping to the rebooted node 2"
 	kunit_results popcorn_config
+	kunit_results popcorn_ipv4_addr
 	kunit_results popcorn_kmsg
 	kunit_results popcorn_membership
 	kunit_results popcorn_revoke

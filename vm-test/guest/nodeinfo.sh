@@ -13,7 +13,7 @@ bogus_transport|bad_nodes|bad_nid|absent_transport)
 	tap $? "test_nodeinfo (Popcorn disabled) exited 0"
 	case "$pcn_case" in
 	bogus_transport) want="pcn.transport is not a transport name" ;;
-	bad_nodes) want="pcn.nodes is not a comma-separated list of IPv4 addresses" ;;
+	bad_nodes) want="pcn.nodes holds an entry the transport does not take" ;;
 	bad_nid) want="pcn.nid is not a position in pcn.nodes" ;;
 	absent_transport) want="transport shm: not built into this kernel" ;;
 	esac
