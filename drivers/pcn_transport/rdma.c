@@ -5,8 +5,9 @@
  *
  * One reliable-connected queue pair per pair of nodes, set up by the
  * connection manager over the nodes' pcn.nodes addresses with the rules
- * of the TCP transport: the higher id dials (retrying with backoff, so
- * nodes boot in any order and the RDMA device may come after Popcorn),
+ * of the TCP transport: the higher id dials (->connect, from the core's
+ * dialer thread, which retries with backoff, so nodes boot in any order
+ * and the RDMA device may come after Popcorn),
  * the lower one accepts only listed addresses of higher ids, and both
  * run the core's handshake (include/popcorn/auth.h) before the peer is
  * online.  Each connection has its own protection domain, completion
@@ -30,27 +31,22 @@
 struct pcn_rdma_peer pcn_rdma_peers[POPCORN_MAX_NODES];
 struct workqueue_struct *pcn_rdma_wq;
 
+/* ->stop, after the core stopped its dialers: listener, connections. */
 static void pcn_rdma_stop(void)
 {
 	int nid;
 
-	for (nid = 0; nid < POPCORN_MAX_NODES; nid++) {
-		struct pcn_rdma_peer *peer = &pcn_rdma_peers[nid];
-
-		if (peer->dialer) {
-			kthread_stop(peer->dialer);
-			peer->dialer = NULL;
-		}
-	}
 	pcn_rdma_listen_stop();
 	for (nid = 0; nid < pcn_nr_nodes(); nid++)
 		pcn_rdma_drop_attached(&pcn_rdma_peers[nid]);
+	/* Waits for the connections' release works. */
+	destroy_workqueue(pcn_rdma_wq);
+	pcn_rdma_wq = NULL;
 }
 
 static int pcn_rdma_start(void)
 {
 	__be32 me = pcn_ipv4_node_addr(pcn_my_nid());
-	struct task_struct *t;
 	int nid, ret;
 
 	pcn_rdma_wq = alloc_workqueue("pcn_rdma", 0, 0);
@@ -67,37 +63,28 @@ static int pcn_rdma_start(void)
 	}
 
 	ret = pcn_rdma_listen_start();
-	if (ret)
-		goto fail;
-	for (nid = 0; nid < pcn_my_nid(); nid++) {
-		t = kthread_run(pcn_rdma_dialer_thread, &pcn_rdma_peers[nid],
-				"pcn_rdma_dial/%d", nid);
-		if (IS_ERR(t)) {
-			ret = PTR_ERR(t);
-			goto fail;
-		}
-		pcn_rdma_peers[nid].dialer = t;
+	if (ret) {
+		destroy_workqueue(pcn_rdma_wq);
+		pcn_rdma_wq = NULL;
+		return ret;
 	}
-	pr_info("node %d at %pI4: listening on RDMA CM port %d, dialing %d lower node(s)\n",
-		pcn_my_nid(), &me, PCN_RDMA_PORT, pcn_my_nid());
+	pr_info("node %d at %pI4: listening on RDMA CM port %d\n", pcn_my_nid(),
+		&me, PCN_RDMA_PORT);
 	return 0;
-
-fail:
-	pcn_rdma_stop();
-	destroy_workqueue(pcn_rdma_wq);
-	pcn_rdma_wq = NULL;
-	return ret;
 }
 
 static struct pcn_kmsg_transport pcn_rdma_transport = {
 	.name = "rdma",
+	.owner = THIS_MODULE,
 	.max_size = PCN_RDMA_RX_SIZE,
 	.parse_addr = pcn_ipv4_parse_addr,
 	.addr_is_local = pcn_ipv4_addr_is_local,
 	.start = pcn_rdma_start,
+	.stop = pcn_rdma_stop,
+	.connect = pcn_rdma_connect,
 	.send = pcn_rdma_send,
 	.send_pages = pcn_rdma_send_pages,
-	.reset = pcn_rdma_reset,
+	.disconnect = pcn_rdma_disconnect,
 	.done = pcn_rdma_done,
 	.show_stats = pcn_rdma_show_stats,
 	.reset_stats = pcn_rdma_reset_stats,

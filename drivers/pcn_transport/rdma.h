@@ -52,9 +52,6 @@
  */
 #define PCN_RDMA_ACK_TIMEOUT		16
 #define PCN_RDMA_RETRY_COUNT		6
-#define PCN_RDMA_RETRY_MIN_MS		100
-#define PCN_RDMA_RETRY_MAX_MS		2000
-#define PCN_RDMA_STABLE_TIME		(5 * HZ)
 #define PCN_RDMA_MAX_HANDSHAKES		(2 * POPCORN_MAX_NODES)
 
 /* Private data of a connection request: who dials. */
@@ -77,7 +74,6 @@ struct pcn_rdma_peer {
 	/* Orders the membership events of its connections. */
 	struct mutex event_lock;
 	wait_queue_head_t wq;		/* woken when ->conn is cleared */
-	struct task_struct *dialer;	/* for peers with a lower id */
 	atomic_t dials;
 	int last_error;
 };
@@ -187,7 +183,7 @@ int pcn_rdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);
 extern const struct pcn_handshake_io pcn_rdma_hs_io;
 
 /* rdma_connect.c */
-int pcn_rdma_dialer_thread(void *arg);
+int pcn_rdma_connect(int nid);
 
 /* rdma_listen.c */
 int pcn_rdma_listen_start(void);
@@ -207,7 +203,7 @@ void pcn_rdma_keepalive(struct work_struct *work);
 int pcn_rdma_send(int nid, struct pcn_kmsg_hdr *msg, size_t size);
 int pcn_rdma_send_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 			struct page **pages, unsigned int npages);
-void pcn_rdma_reset(int nid);
+void pcn_rdma_disconnect(int nid);
 
 /* rdma_recv.c */
 int pcn_rdma_rx_init(struct pcn_rdma_conn *conn);

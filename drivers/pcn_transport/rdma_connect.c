@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Popcorn RDMA transport: connecting.  As with TCP, the node with the
- * higher id dials the lower one, retrying with backoff until the peer
- * (and the local RDMA device) is up; both ends then run the core's
- * handshake over SEND messages.  Each connection manager step is
- * waited for here, in the dialer's thread, with a time limit.
+ * higher id dials the lower one, from the core's dialer thread, which
+ * retries with backoff until the peer (and the local RDMA device) is
+ * up; both ends then run the core's handshake over SEND messages.  Each
+ * connection manager step is waited for here, in the dialer's thread,
+ * with a time limit.
  */
 #define pr_fmt(fmt) "pcn_rdma: " fmt
 
@@ -139,33 +140,24 @@ static int pcn_rdma_dial(struct pcn_rdma_peer *peer)
 	return ret;
 }
 
-/* Keeps the connection to a peer with a lower id up. */
-int pcn_rdma_dialer_thread(void *arg)
+/**
+ * pcn_rdma_connect() - the ->connect op: dial a node with a lower id once
+ * @nid: the node
+ *
+ * The core's dialer thread (kernel/popcorn/kmsg_dial.c) calls it and
+ * retries with backoff, also while no RDMA device holds our address.
+ *
+ * Return: 0 once the node is online over the new connection; -EBUSY
+ * while its previous connection is still being detached, or the error
+ * of a connection manager step or of the handshake.
+ */
+int pcn_rdma_connect(int nid)
 {
-	struct pcn_rdma_peer *peer = arg;
-	unsigned int delay = PCN_RDMA_RETRY_MIN_MS;
-	unsigned int waited_for_key = 0;
-	unsigned long up;
+	struct pcn_rdma_peer *peer = &pcn_rdma_peers[nid];
 
-	while (!kthread_should_stop()) {
-		if (!pcn_auth_can_connect()) {
-			if (!waited_for_key++)
-				pr_info("node %d: waiting for the cluster key (pcn.auth=required)\n",
-					peer->nid);
-			msleep_interruptible(PCN_RDMA_RETRY_MIN_MS);
-			continue;
-		}
-		if (!pcn_rdma_dial(peer)) {
-			up = jiffies;
-			wait_event_interruptible(peer->wq, !READ_ONCE(peer->conn) ||
-						 kthread_should_stop());
-			if (time_after(jiffies, up + PCN_RDMA_STABLE_TIME)) {
-				delay = PCN_RDMA_RETRY_MIN_MS;
-				continue;
-			}
-		}
-		msleep_interruptible(delay);
-		delay = min(delay * 2, PCN_RDMA_RETRY_MAX_MS);
-	}
-	return 0;
+	/* The node goes offline just before its connection is detached. */
+	if (!wait_event_timeout(peer->wq, !READ_ONCE(peer->conn),
+				PCN_RDMA_HANDSHAKE_TIMEOUT))
+		return -EBUSY;
+	return pcn_rdma_dial(peer);
 }

@@ -302,10 +302,11 @@ int pcn_rdma_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
 }
 
 /*
- * The core lost a message that had to arrive: end the connection, so
- * both nodes see the peer go offline; the dialer then reconnects.
+ * ->disconnect: the core lost a message that had to arrive, so end the
+ * connection; both nodes see the peer go offline, and the dialer then
+ * reconnects.
  */
-void pcn_rdma_reset(int nid)
+void pcn_rdma_disconnect(int nid)
 {
 	struct pcn_rdma_conn *conn;
 

@@ -3,8 +3,9 @@
  * Popcorn TCP transport.
  *
  * One TCP connection per pair of nodes, on port PCN_TCP_PORT.  The node
- * with the higher id dials the lower one, retrying with backoff until
- * the peer is up, so nodes may boot in any order; the lower one accepts
+ * with the higher id dials the lower one (->connect, called by the
+ * core's dialer thread, which retries with backoff until the peer is
+ * up), so nodes may boot in any order; the lower one accepts
  * only connections from addresses of pcn.nodes with a higher id.  Both
  * ends then run the core's handshake (include/popcorn/auth.h: hellos,
  * and proofs of the cluster key when one is loaded); only after it does
@@ -39,14 +40,6 @@ static void pcn_tcp_stop(void)
 {
 	int nid;
 
-	for (nid = 0; nid < POPCORN_MAX_NODES; nid++) {
-		struct pcn_tcp_peer *peer = &pcn_tcp_peers[nid];
-
-		if (peer->dialer) {
-			kthread_stop(peer->dialer);
-			peer->dialer = NULL;
-		}
-	}
 	pcn_tcp_listen_stop();
 	for (nid = 0; nid < POPCORN_MAX_NODES; nid++)
 		if (READ_ONCE(pcn_tcp_peers[nid].sock))
@@ -56,7 +49,6 @@ static void pcn_tcp_stop(void)
 static int pcn_tcp_start(void)
 {
 	__be32 me = pcn_ipv4_node_addr(pcn_my_nid());
-	struct task_struct *t;
 	int nid, ret;
 
 	for (nid = 0; nid < pcn_nr_nodes(); nid++) {
@@ -70,35 +62,25 @@ static int pcn_tcp_start(void)
 
 	ret = pcn_tcp_listen_start();
 	if (ret)
-		goto fail;
+		return ret;
 
-	for (nid = 0; nid < pcn_my_nid(); nid++) {
-		t = kthread_run(pcn_tcp_dialer_thread, &pcn_tcp_peers[nid],
-				"pcn_tcp_dial/%d", nid);
-		if (IS_ERR(t)) {
-			ret = PTR_ERR(t);
-			goto fail;
-		}
-		pcn_tcp_peers[nid].dialer = t;
-	}
-	pr_info("node %d at %pI4: listening on port %d, dialing %d lower node(s)\n",
-		pcn_my_nid(), &me, PCN_TCP_PORT, pcn_my_nid());
+	pr_info("node %d at %pI4: listening on port %d\n", pcn_my_nid(), &me,
+		PCN_TCP_PORT);
 	return 0;
-
-fail:
-	pcn_tcp_stop();
-	return ret;
 }
 
 static struct pcn_kmsg_transport pcn_tcp_transport = {
 	.name = "tcp",
+	.owner = THIS_MODULE,
 	.max_size = PCN_KMSG_MAX_SIZE,
 	.parse_addr = pcn_ipv4_parse_addr,
 	.addr_is_local = pcn_ipv4_addr_is_local,
 	.start = pcn_tcp_start,
+	.stop = pcn_tcp_stop,
+	.connect = pcn_tcp_connect,
 	.send = pcn_tcp_send,
 	.send_pages = pcn_tcp_send_pages,
-	.reset = pcn_tcp_reset,
+	.disconnect = pcn_tcp_disconnect,
 	.done = pcn_tcp_done,
 	.show_stats = pcn_tcp_show_stats,
 	.reset_stats = pcn_tcp_reset_stats,

@@ -34,9 +34,8 @@
 #define PCN_TCP_ANSWER_TIMEOUT		(10 * HZ)
 #define PCN_TCP_SEND_TIMEOUT		10		/* seconds */
 #define PCN_TCP_USER_TIMEOUT_MS		5000
-#define PCN_TCP_RETRY_MIN_MS		100
-#define PCN_TCP_RETRY_MAX_MS		2000
-#define PCN_TCP_STABLE_TIME		(5 * HZ)
+/* The listener's pause after a failed accept. */
+#define PCN_TCP_ACCEPT_RETRY_MS		100
 /* Accepted connections whose hello is awaited at once, at most. */
 #define PCN_TCP_MAX_HANDSHAKES		(2 * POPCORN_MAX_NODES)
 
@@ -46,7 +45,6 @@ struct pcn_tcp_peer {
 	struct mutex send_lock;
 	struct socket *sock;		/* NULL while not connected */
 	wait_queue_head_t wq;		/* woken when ->sock is cleared */
-	struct task_struct *dialer;	/* for peers with a lower id */
 	/* Serialises accepted connections replacing ->sock. */
 	struct mutex conn_lock;
 	/*
@@ -99,7 +97,7 @@ struct pcn_tcp_hs_conn {
 
 /* tcp_connect.c: dialing and dropping connections */
 extern const struct pcn_handshake_io pcn_tcp_hs_io;
-int pcn_tcp_dialer_thread(void *arg);
+int pcn_tcp_connect(int nid);
 int pcn_tcp_drop_connection(struct pcn_tcp_peer *peer);
 
 /* tcp_listen.c: the listener and the handshakes of accepted connections */
@@ -112,7 +110,7 @@ int pcn_tcp_send_all(struct socket *sock, const void *buf, size_t len,
 int pcn_tcp_send_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 		       struct page **pages, unsigned int npages);
 int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size);
-void pcn_tcp_reset(int nid);
+void pcn_tcp_disconnect(int nid);
 
 /* tcp_recv.c */
 int pcn_tcp_recv_all(struct socket *sock, void *buf, size_t len,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Popcorn TCP transport: connecting.  The node with the higher id dials
- * the lower one, retrying with backoff until the peer is up; both ends
- * then run the core's handshake over these I/O functions.
+ * the lower one, from the core's dialer thread (which retries with
+ * backoff until the peer is up); both ends then run the core's
+ * handshake over these I/O functions.
  */
 #define pr_fmt(fmt) "pcn_tcp: " fmt
 
@@ -100,35 +101,24 @@ out_release:
 	return ret;
 }
 
-/* Keeps the connection to a peer with a lower id up. */
-int pcn_tcp_dialer_thread(void *arg)
+/**
+ * pcn_tcp_connect() - the ->connect op: dial a node with a lower id once
+ * @nid: the node
+ *
+ * The core's dialer thread (kernel/popcorn/kmsg_dial.c) calls it and
+ * retries with backoff.
+ *
+ * Return: 0 once the node is online over the new connection; -EBUSY
+ * while its previous connection is still being released, or the error
+ * of the connect or the handshake.
+ */
+int pcn_tcp_connect(int nid)
 {
-	struct pcn_tcp_peer *peer = arg;
-	unsigned int delay = PCN_TCP_RETRY_MIN_MS;
-	unsigned int waited_for_key = 0;
-	unsigned long up;
+	struct pcn_tcp_peer *peer = &pcn_tcp_peers[nid];
 
-	while (!kthread_should_stop()) {
-		/* pcn.auth=required: no point dialing before init loads the key. */
-		if (!pcn_auth_can_connect()) {
-			if (!waited_for_key++)
-				pr_info("node %d: waiting for the cluster key (pcn.auth=required)\n",
-					peer->nid);
-			msleep_interruptible(PCN_TCP_RETRY_MIN_MS);
-			continue;
-		}
-		if (!pcn_tcp_dial(peer)) {
-			up = jiffies;
-			wait_event_interruptible(peer->wq, !READ_ONCE(peer->sock) ||
-						 kthread_should_stop());
-			/* A connection that held for a while earns a fast retry. */
-			if (time_after(jiffies, up + PCN_TCP_STABLE_TIME)) {
-				delay = PCN_TCP_RETRY_MIN_MS;
-				continue;
-			}
-		}
-		msleep_interruptible(delay);
-		delay = min(delay * 2, PCN_TCP_RETRY_MAX_MS);
-	}
-	return 0;
+	/* The node goes offline before its receive thread lets go. */
+	if (!wait_event_timeout(peer->wq, !READ_ONCE(peer->sock),
+				PCN_TCP_HANDSHAKE_TIMEOUT))
+		return -EBUSY;
+	return pcn_tcp_dial(peer);
 }

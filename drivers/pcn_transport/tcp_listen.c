@@ -153,7 +153,7 @@ static int pcn_tcp_listener_thread(void *arg)
 
 	while (!kthread_should_stop()) {
 		if (kernel_accept(pcn_tcp_listen_sock, &sock, 0) < 0) {
-			msleep_interruptible(PCN_TCP_RETRY_MIN_MS);
+			msleep_interruptible(PCN_TCP_ACCEPT_RETRY_MS);
 			continue;
 		}
 		pcn_tcp_accept_one(sock);

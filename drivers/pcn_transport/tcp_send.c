@@ -99,11 +99,11 @@ int pcn_tcp_send(int nid, struct pcn_kmsg_hdr *msg, size_t size)
 }
 
 /*
- * The core lost a message that had to arrive: end the connection.  Its
- * receive thread then sees the end and the node goes offline; the
- * dialer makes a new connection as after any loss.
+ * ->disconnect: the core lost a message that had to arrive, so end the
+ * connection.  Its receive thread then sees the end and the node goes
+ * offline; the dialer makes a new connection as after any loss.
  */
-void pcn_tcp_reset(int nid)
+void pcn_tcp_disconnect(int nid)
 {
 	struct pcn_tcp_peer *peer = &pcn_tcp_peers[nid];
 

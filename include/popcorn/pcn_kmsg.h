@@ -168,8 +168,18 @@ int pcn_kmsg_reply_pages(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 
 /* ---- transports ---------------------------------------------------- */
 
+/*
+ * A transport's ops table.  The core calls ->start once, at boot, and
+ * then ->connect from its dialer threads (kernel/popcorn/kmsg_dial.c:
+ * the node with the higher id dials, with backoff, and dials again
+ * when the node goes offline); the transport accepts the connections
+ * of higher ids itself.  Per-peer connection state is the transport's
+ * own, found by node id; it reports each connection's life to
+ * membership (pcn_node_event()).
+ */
 struct pcn_kmsg_transport {
 	const char *name;
+	struct module *owner;		/* pinned while it is the active one */
 	/*
 	 * Largest message it carries, header and pages included: from
 	 * PCN_KMSG_MIN_SIZE_LIMIT to PCN_KMSG_MAX_SIZE (a ring slot, a
@@ -192,8 +202,27 @@ struct pcn_kmsg_transport {
 	 * node finds its id when pcn.nid= is not given.
 	 */
 	bool (*addr_is_local)(const struct pcn_node_addr *addr);
-	/* Start connecting to the peers of the node table; on error, undo. */
+	/*
+	 * Set up what the peers of the node table need (listen for the
+	 * higher ids); on error, undo.  Process context, once, at boot.
+	 */
 	int (*start)(void);
+	/*
+	 * Optional: undo ->start and end every connection, after the
+	 * core stopped its dialers (when Popcorn fails to start).
+	 */
+	void (*stop)(void);
+	/*
+	 * Optional: connect to node @nid, a lower id, once: set up a
+	 * connection, run the handshake (include/popcorn/auth.h) and
+	 * attach it, so that the node is online when this returns 0.
+	 * Waits first, within its time limits, for the node's previous
+	 * connection to be released.  Called from the core's dialer
+	 * thread of @nid, which retries on error; process context, may
+	 * sleep for as long as the transport's handshake time limits.
+	 * Without it the transport keeps its connections up itself.
+	 */
+	int (*connect)(int nid);
 	/* Send @size bytes of @msg to @nid, framed; the caller keeps @msg. */
 	int (*send)(int nid, struct pcn_kmsg_hdr *msg, size_t size);
 	/*
@@ -207,11 +236,12 @@ struct pcn_kmsg_transport {
 			  struct page **pages, unsigned int npages);
 	/*
 	 * End the connection of @nid, so that both nodes see it go
-	 * offline (a message that had to arrive was lost).  Process
-	 * context, may sleep; optional, but without it such a loss leaves
-	 * the peer's waits to their own time-outs, if any.
+	 * offline (a message that had to arrive was lost); the release
+	 * follows asynchronously.  Process context, may sleep; optional,
+	 * but without it such a loss leaves the peer's waits to their own
+	 * time-outs, if any.
 	 */
-	void (*reset)(int nid);
+	void (*disconnect)(int nid);
 	/*
 	 * Release a message the transport passed to pcn_kmsg_process()
 	 * (with its pages, if it has any).  Called in process context,

@@ -13,6 +13,7 @@
 #include <linux/atomic.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -608,11 +609,22 @@ int pcn_kmsg_start(struct pcn_kmsg_transport *t)
 		pcn_kmsg_rx_init(&pcn_kmsg_rx[i], PCN_KMSG_RX_RUNNING,
 				 PCN_KMSG_RX_PENDING, PCN_KMSG_RX_BYTES);
 
+	if (!try_module_get(t->owner)) {
+		ret = -ENOENT;
+		goto out_wq;
+	}
 	WRITE_ONCE(pcn_transport, t);
 	ret = t->start ? t->start() : 0;
-	if (!ret)
-		return 0;
+	if (!ret) {
+		ret = pcn_kmsg_dial_start(t);
+		if (!ret)
+			return 0;
+		if (t->stop)
+			t->stop();
+	}
 	WRITE_ONCE(pcn_transport, NULL);
+	module_put(t->owner);
+out_wq:
 	destroy_workqueue(pcn_kmsg_wq);
 	pcn_kmsg_wq = NULL;
 	return ret;

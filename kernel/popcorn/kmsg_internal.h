@@ -37,6 +37,10 @@ struct pcn_kmsg_transport *pcn_kmsg_active_transport(void);
 struct pcn_kmsg_transport *pcn_kmsg_find_transport(const char *name);
 int pcn_kmsg_start(struct pcn_kmsg_transport *t);
 
+/* kmsg_dial.c: the dialers of the nodes with lower ids */
+int pcn_kmsg_dial_start(struct pcn_kmsg_transport *t);
+void pcn_kmsg_dial_stop(void);
+
 /* kmsg_rx.c: the receive queue of one sending node */
 struct pcn_kmsg_rx_queue {
 	spinlock_t lock;		/* guards the fields below it */

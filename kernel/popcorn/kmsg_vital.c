@@ -52,13 +52,13 @@ static void pcn_vital_reset_fn(struct work_struct *work)
 	if (!pcn_node_online(r->nid) ||
 	    pcn_node_generation(r->nid) != READ_ONCE(r->gen))
 		return;
-	if (!t || !t->reset) {
+	if (!t || !t->disconnect) {
 		pr_err("node %d: transport %s cannot end the connection: its shadows or workers may hang\n",
 		       r->nid, pcn_kmsg_transport_name());
 		return;
 	}
 	atomic64_inc(&pcn_vital_resets_done);
-	t->reset(r->nid);
+	t->disconnect(r->nid);
 }
 
 /* Ask for the end of connection generation @gen of @nid; see below. */
