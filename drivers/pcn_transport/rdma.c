@@ -60,6 +60,7 @@ static int pcn_rdma_start(void)
 		mutex_init(&peer->attach_lock);
 		mutex_init(&peer->event_lock);
 		init_waitqueue_head(&peer->wq);
+		xa_init(&peer->placing);
 	}
 
 	ret = pcn_rdma_listen_start();
@@ -84,6 +85,9 @@ static struct pcn_kmsg_transport pcn_rdma_transport = {
 	.connect = pcn_rdma_connect,
 	.send = pcn_rdma_send,
 	.send_pages = pcn_rdma_send_pages,
+	.send_request = pcn_rdma_send_request,
+	.request_end = pcn_rdma_request_end,
+	.reply_pages = pcn_rdma_reply_pages,
 	.disconnect = pcn_rdma_disconnect,
 	.done = pcn_rdma_done,
 	.show_stats = pcn_rdma_show_stats,

@@ -16,6 +16,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_cm.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -33,8 +34,18 @@
  */
 #define PCN_RDMA_RX_DEPTH		16
 #define PCN_RDMA_RX_SIZE		PCN_KMSG_MAX_SIZE
-/* Sends in flight at most: one per credit, and the control messages. */
-#define PCN_RDMA_SQ_DEPTH		(2 * PCN_RDMA_RX_DEPTH)
+/*
+ * Page data placed by RDMA WRITE (rdma_place.c): memory registrations
+ * per connection, each for the pages of one request in flight.
+ */
+#define PCN_RDMA_NR_MRS			PCN_RDMA_RX_DEPTH
+/*
+ * Work requests in flight at most: a SEND per credit and the control
+ * messages, a registration and an invalidation per MR, an RDMA WRITE
+ * per SEND that answers with placed pages.
+ */
+#define PCN_RDMA_SQ_DEPTH		(3 * PCN_RDMA_RX_DEPTH + \
+					 2 * PCN_RDMA_NR_MRS)
 /* Receive buffers consumed before the receiver announces them. */
 #define PCN_RDMA_CREDIT_BATCH		(PCN_RDMA_RX_DEPTH / 2)
 /* A message for the core leaves this many credits for control ones. */
@@ -53,6 +64,30 @@
 #define PCN_RDMA_ACK_TIMEOUT		16
 #define PCN_RDMA_RETRY_COUNT		6
 #define PCN_RDMA_MAX_HANDSHAKES		(2 * POPCORN_MAX_NODES)
+
+/*
+ * Immediate data of a SEND: credits returned in the low bits, and what
+ * the message is besides.
+ */
+#define PCN_RDMA_IMM_CREDITS		GENMASK(15, 0)
+#define PCN_RDMA_IMM_TOKEN		BIT(31)	/* a token follows it */
+#define PCN_RDMA_IMM_PLACED		BIT(30)	/* its pages were written */
+#define PCN_RDMA_IMM_REPLY		BIT(29)	/* answers our wait_id */
+#define PCN_RDMA_IMM_FLAGS		(PCN_RDMA_IMM_TOKEN | \
+					 PCN_RDMA_IMM_PLACED | \
+					 PCN_RDMA_IMM_REPLY)
+
+/*
+ * A token, after a request that carries one: where the answer's pages
+ * may be written (RDMA WRITE), into the requester's registration @slot.
+ */
+struct pcn_rdma_token {
+	__le64 addr;
+	__le32 rkey;
+	__le32 len;
+	__le16 slot;
+	__le16 reserved;
+} __packed;
 
 /* Private data of a connection request: who dials. */
 #define PCN_RDMA_CM_MAGIC		0x50434e52	/* "PCNR" */
@@ -74,6 +109,8 @@ struct pcn_rdma_peer {
 	/* Orders the membership events of its connections. */
 	struct mutex event_lock;
 	wait_queue_head_t wq;		/* woken when ->conn is cleared */
+	/* Our requests whose answer may be placed, by wait id. */
+	struct xarray placing;
 	atomic_t dials;
 	int last_error;
 };
@@ -92,12 +129,30 @@ struct pcn_rdma_rx {
 	struct list_head hs_entry;
 	u32 len;
 	u32 off;
+	u32 flags;		/* of its immediate data */
 };
 
 /* What a connection's receive completions do with messages. */
 enum pcn_rdma_rx_mode {
 	PCN_RDMA_RX_HANDSHAKE,	/* queued for the handshake to read */
 	PCN_RDMA_RX_DELIVER,	/* passed to the messaging core */
+};
+
+/*
+ * One registration of a connection (rdma_place.c): its MR and the
+ * completions of its work requests, which may come as long as the
+ * connection lives; and the peer's token for the slot of the same
+ * number of its own registrations.
+ */
+struct pcn_rdma_slot {
+	struct pcn_rdma_conn *conn;
+	struct ib_mr *mr;
+	struct ib_cqe reg_cqe;
+	struct ib_cqe inv_cqe;
+	struct completion inv_done;
+	int inv_status;
+	struct pcn_rdma_token peer_tok;	/* under place_lock */
+	u32 peer_wait_id;		/* 0: no token */
 };
 
 struct pcn_rdma_conn {
@@ -128,6 +183,16 @@ struct pcn_rdma_conn {
 	enum pcn_rdma_rx_mode rx_mode;
 	struct list_head hs_queue;
 	wait_queue_head_t hs_wq;
+
+	/*
+	 * Placement (rdma_place.c), under place_lock: our registrations
+	 * (free ones in mr_free), and the peer's tokens, one per slot of
+	 * its registrations (wait_id 0: none).
+	 */
+	spinlock_t place_lock;
+	struct pcn_rdma_slot slots[PCN_RDMA_NR_MRS];
+	unsigned long mr_free;		/* slots whose MR is free */
+	bool placing_closed;		/* under peer->placing's lock */
 
 	/* Set once, by pcn_rdma_conn_lost(). */
 	unsigned long flags;
@@ -165,10 +230,24 @@ enum pcn_rdma_counter {
 	PCN_RDMA_PAGES_SENT,		/* gathered from their page */
 	PCN_RDMA_CONTROL_SENT,		/* credit announcements, keepalives */
 	PCN_RDMA_BAD_MESSAGES,		/* received frames that made no sense */
+	PCN_RDMA_REGISTRATIONS,		/* requests that carried a token */
+	PCN_RDMA_NO_MR,			/* ... that could not: none free */
+	PCN_RDMA_PAGES_WRITTEN,		/* placed in the peer's pages */
+	PCN_RDMA_BYTES_WRITTEN,
+	PCN_RDMA_PAGES_PLACED,		/* received placed in our pages */
 	PCN_RDMA_NR_COUNTERS
 };
 
 extern struct workqueue_struct *pcn_rdma_wq;
+
+/* What pcn_rdma_post_send_extra() posts besides the SEND. */
+struct pcn_rdma_post_extra {
+	struct ib_send_wr *reg;		/* a registration posted first */
+	bool reg_posted;		/* out */
+	const struct pcn_rdma_token *token;	/* sent after the message */
+	const struct pcn_rdma_token *write_to;	/* the pages go there */
+	u32 imm_flags;
+};
 
 /* rdma_conn.c: a connection's resources and lifetime */
 struct pcn_rdma_conn *pcn_rdma_conn_alloc(struct pcn_rdma_peer *peer);
@@ -197,6 +276,12 @@ void pcn_rdma_handshake_done(struct pcn_rdma_conn *conn);
 int pcn_rdma_post_send(struct pcn_rdma_conn *conn, const void *buf,
 		       size_t len, struct page **pages, unsigned int npages,
 		       unsigned long deadline);
+int pcn_rdma_post_send_extra(struct pcn_rdma_conn *conn, const void *buf,
+			     size_t len, struct page **pages,
+			     unsigned int npages,
+			     struct pcn_rdma_post_extra *x,
+			     unsigned long deadline);
+
 void pcn_rdma_send_control(struct pcn_rdma_conn *conn);
 void pcn_rdma_linger(struct pcn_rdma_conn *conn);
 void pcn_rdma_keepalive(struct work_struct *work);
@@ -204,6 +289,21 @@ int pcn_rdma_send(int nid, struct pcn_kmsg_hdr *msg, size_t size);
 int pcn_rdma_send_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 			struct page **pages, unsigned int npages);
 void pcn_rdma_disconnect(int nid);
+
+/* rdma_place.c: page data placed by RDMA WRITE */
+void pcn_rdma_place_setup(struct pcn_rdma_conn *conn);
+void pcn_rdma_place_close(struct pcn_rdma_conn *conn);
+void pcn_rdma_place_free(struct pcn_rdma_conn *conn);
+int pcn_rdma_send_request(int nid, struct pcn_kmsg_hdr *msg, size_t size,
+			  struct page **pages, unsigned int npages);
+void pcn_rdma_request_end(int nid, u32 wait_id);
+int pcn_rdma_reply_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
+			 struct page **pages, unsigned int npages);
+int pcn_rdma_rx_token(struct pcn_rdma_conn *conn, struct pcn_kmsg_hdr *hdr,
+		      const void *tok, size_t len);
+void pcn_rdma_rx_reply(struct pcn_rdma_conn *conn, struct pcn_kmsg_hdr *hdr);
+struct pcn_kmsg_hdr *pcn_rdma_rx_placed(struct pcn_rdma_conn *conn,
+					struct pcn_kmsg_hdr *hdr, u32 len);
 
 /* rdma_recv.c */
 int pcn_rdma_rx_init(struct pcn_rdma_conn *conn);

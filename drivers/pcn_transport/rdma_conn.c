@@ -33,6 +33,7 @@ struct pcn_rdma_conn *pcn_rdma_conn_alloc(struct pcn_rdma_peer *peer)
 	atomic_set(&conn->credits, PCN_RDMA_RX_DEPTH);
 	init_waitqueue_head(&conn->credit_wq);
 	spin_lock_init(&conn->rx_lock);
+	spin_lock_init(&conn->place_lock);
 	conn->rx_mode = PCN_RDMA_RX_HANDSHAKE;
 	INIT_LIST_HEAD(&conn->hs_queue);
 	init_waitqueue_head(&conn->hs_wq);
@@ -101,6 +102,7 @@ int pcn_rdma_conn_setup(struct pcn_rdma_conn *conn)
 	if (ret)
 		return ret;
 	conn->qp = conn->cm_id->qp;
+	pcn_rdma_place_setup(conn);
 	return pcn_rdma_rx_init(conn);
 }
 
@@ -177,6 +179,8 @@ static void pcn_rdma_lost_work(struct work_struct *work)
 	/* The peer sees it at once; the QP flushes what is posted. */
 	if (conn->cm_id)
 		rdma_disconnect(conn->cm_id);
+	/* In the error state, the QP takes no more RDMA WRITEs. */
+	pcn_rdma_place_close(conn);
 	wake_up_all(&peer->wq);
 	pcn_rdma_conn_put(conn);	/* the connection's own */
 	pcn_rdma_conn_put(conn);	/* this work's */
@@ -194,6 +198,7 @@ static void pcn_rdma_free_work(struct work_struct *work)
 		rdma_destroy_qp(conn->cm_id);
 	}
 	pcn_rdma_rx_free_all(conn);
+	pcn_rdma_place_free(conn);
 	if (conn->cq)
 		ib_free_cq(conn->cq);
 	if (conn->pd)

@@ -89,14 +89,50 @@ static void pcn_rdma_repost(struct pcn_rdma_rx *rx)
 		pcn_rdma_send_control(conn);
 }
 
-/* Pass the message in @rx (@len bytes) to the messaging core. */
-static void pcn_rdma_deliver(struct pcn_rdma_rx *rx, u32 len)
+static void pcn_rdma_bad_token(struct pcn_rdma_conn *conn)
+{
+	pcn_rdma_count(PCN_RDMA_BAD_MESSAGES);
+	pcn_kmsg_count_drop(PCN_DROP_SIZE);
+	pr_warn_ratelimited("node %d sent a request with a bad token, dropped\n",
+			    conn->peer->nid);
+}
+
+/*
+ * Pass the message in @rx (@len bytes, its immediate data's @flags) to
+ * the messaging core.
+ */
+static void pcn_rdma_deliver(struct pcn_rdma_rx *rx, u32 len, u32 flags)
 {
 	struct pcn_rdma_conn *conn = rx->conn;
 	struct pcn_kmsg_hdr *hdr = rx->buf, *msg;
 	unsigned int i, npages;
+	const void *tok = NULL;
 	size_t front;
 
+	/* A token follows the request: where to write the answer's pages. */
+	if (flags & PCN_RDMA_IMM_TOKEN) {
+		if (flags != PCN_RDMA_IMM_TOKEN ||
+		    len < sizeof(*hdr) + sizeof(struct pcn_rdma_token)) {
+			pcn_rdma_bad_token(conn);
+			return;
+		}
+		len -= sizeof(struct pcn_rdma_token);
+		tok = rx->buf + len;
+	}
+	if (flags & PCN_RDMA_IMM_PLACED) {
+		if (len < sizeof(*hdr) || (flags & ~PCN_RDMA_IMM_PLACED)) {
+			pcn_rdma_count(PCN_RDMA_BAD_MESSAGES);
+			pcn_kmsg_count_drop(PCN_DROP_SHORT);
+			return;
+		}
+		msg = pcn_rdma_rx_placed(conn, hdr, len);
+		if (msg) {
+			pcn_rdma_count(PCN_RDMA_RECVS);
+			pcn_rdma_count_add(PCN_RDMA_BYTES_RECEIVED, len);
+			pcn_kmsg_process(conn->peer->nid, msg, msg->size);
+		}
+		return;
+	}
 	if (len < sizeof(*hdr) || hdr->size != len) {
 		/* A SEND is a message: no resynchronising to do. */
 		pcn_rdma_count(PCN_RDMA_BAD_MESSAGES);
@@ -107,6 +143,14 @@ static void pcn_rdma_deliver(struct pcn_rdma_rx *rx, u32 len)
 				    len < sizeof(*hdr) ? 0 : hdr->size);
 		return;
 	}
+	if (tok && pcn_rdma_rx_token(conn, hdr, tok,
+				     sizeof(struct pcn_rdma_token))) {
+		pcn_rdma_bad_token(conn);
+		return;
+	}
+	/* An answer to one of our requests ends its registration. */
+	if (flags & PCN_RDMA_IMM_REPLY)
+		pcn_rdma_rx_reply(conn, hdr);
 	msg = pcn_kmsg_rx_alloc(hdr);
 	if (!msg) {
 		/* As a lost frame on TCP: the peers reconnect. */
@@ -130,7 +174,7 @@ static void pcn_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct pcn_rdma_rx *rx = container_of(wc->wr_cqe, struct pcn_rdma_rx,
 					      cqe);
 	struct pcn_rdma_conn *conn = rx->conn;
-	u32 credits;
+	u32 imm, credits;
 
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
@@ -141,10 +185,15 @@ static void pcn_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	if (pcn_rdma_conn_dead(conn))
 		return;
-	/* Every SEND of ours carries credits; more than we have is a lie. */
-	credits = (wc->wc_flags & IB_WC_WITH_IMM) ?
-		  be32_to_cpu(wc->ex.imm_data) : U32_MAX;
-	if (credits > PCN_RDMA_RX_DEPTH ||
+	/*
+	 * Every SEND of ours carries credits and flags; more credits than
+	 * we have, or bits that mean nothing, are a lie.
+	 */
+	imm = (wc->wc_flags & IB_WC_WITH_IMM) ?
+	      be32_to_cpu(wc->ex.imm_data) : U32_MAX;
+	credits = imm & PCN_RDMA_IMM_CREDITS;
+	if ((imm & ~(PCN_RDMA_IMM_CREDITS | PCN_RDMA_IMM_FLAGS)) ||
+	    credits > PCN_RDMA_RX_DEPTH ||
 	    atomic_add_return(credits, &conn->credits) > PCN_RDMA_RX_DEPTH) {
 		pcn_rdma_count(PCN_RDMA_BAD_MESSAGES);
 		pr_warn_ratelimited("node %d announced receive buffers it cannot have\n",
@@ -164,6 +213,7 @@ static void pcn_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_lock(&conn->rx_lock);
 	if (conn->rx_mode != PCN_RDMA_RX_DELIVER) {
 		rx->len = wc->byte_len;
+		rx->flags = imm & PCN_RDMA_IMM_FLAGS;
 		rx->off = 0;
 		list_add_tail(&rx->hs_entry, &conn->hs_queue);
 		spin_unlock(&conn->rx_lock);
@@ -171,7 +221,7 @@ static void pcn_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	spin_unlock(&conn->rx_lock);
-	pcn_rdma_deliver(rx, wc->byte_len);
+	pcn_rdma_deliver(rx, wc->byte_len, imm & PCN_RDMA_IMM_FLAGS);
 	pcn_rdma_repost(rx);
 }
 
@@ -198,7 +248,7 @@ void pcn_rdma_rx_deliver_queued(struct pcn_rdma_conn *conn)
 			/* The rest of a handshake message nobody read. */
 			pcn_rdma_count(PCN_RDMA_BAD_MESSAGES);
 		} else {
-			pcn_rdma_deliver(rx, rx->len);
+			pcn_rdma_deliver(rx, rx->len, rx->flags);
 		}
 		pcn_rdma_repost(rx);
 	}

@@ -86,9 +86,13 @@ static void pcn_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		wake_up_all(&conn->credit_wq);
 }
 
-/* A send with the front part copied and the pages mapped, or NULL. */
+/*
+ * A send with the front part (and @tlen bytes of trailer) copied and the
+ * pages mapped, or NULL.
+ */
 static struct pcn_rdma_tx *pcn_rdma_tx_alloc(struct pcn_rdma_conn *conn,
 					     const void *buf, size_t len,
+					     const void *trailer, size_t tlen,
 					     struct page **pages,
 					     unsigned int npages)
 {
@@ -101,18 +105,23 @@ static struct pcn_rdma_tx *pcn_rdma_tx_alloc(struct pcn_rdma_conn *conn,
 		return NULL;
 	tx->conn = conn;
 	tx->cqe.done = pcn_rdma_send_done;
-	if (len) {
-		tx->buf = kmemdup(buf, len, GFP_KERNEL);
+	if (len + tlen) {
+		tx->buf = kmalloc(len + tlen, GFP_KERNEL);
 		if (!tx->buf)
 			goto fail;
+		if (len)
+			memcpy(tx->buf, buf, len);
+		if (tlen)
+			memcpy(tx->buf + len, trailer, tlen);
 		sge = &tx->sge[0];
-		sge->addr = ib_dma_map_single(dev, tx->buf, len, DMA_TO_DEVICE);
+		sge->addr = ib_dma_map_single(dev, tx->buf, len + tlen,
+					      DMA_TO_DEVICE);
 		if (ib_dma_mapping_error(dev, sge->addr)) {
 			kfree(tx->buf);
 			tx->buf = NULL;
 			goto fail;
 		}
-		sge->length = len;
+		sge->length = len + tlen;
 		sge->lkey = conn->pd->local_dma_lkey;
 		tx->nsge = 1;
 	}
@@ -135,8 +144,14 @@ fail:
 	return NULL;
 }
 
-/* Post @tx, with the credits there are to announce; 0 or -errno. */
-static int pcn_rdma_post(struct pcn_rdma_conn *conn, struct pcn_rdma_tx *tx)
+/*
+ * Post @tx, with the credits there are to announce, after @x's
+ * registration and @wtx's RDMA WRITE when given; 0 or -errno.  On
+ * error @wtx is freed unless it was posted (its completion frees it).
+ */
+static int pcn_rdma_post(struct pcn_rdma_conn *conn, struct pcn_rdma_tx *tx,
+			 struct pcn_rdma_tx *wtx,
+			 struct pcn_rdma_post_extra *x)
 {
 	struct ib_send_wr wr = {
 		.wr_cqe = &tx->cqe,
@@ -145,17 +160,50 @@ static int pcn_rdma_post(struct pcn_rdma_conn *conn, struct pcn_rdma_tx *tx)
 		.opcode = IB_WR_SEND_WITH_IMM,
 		.send_flags = IB_SEND_SIGNALED,
 	};
+	struct ib_rdma_wr wwr;
+	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr *first = &wr;
 	u32 credits = atomic_xchg(&conn->credits_to_return, 0);
 	int ret;
 
-	wr.ex.imm_data = cpu_to_be32(credits);
+	wr.ex.imm_data = cpu_to_be32(credits | (x ? x->imm_flags : 0));
+	if (wtx) {
+		/* The reliable connection places it before the SEND. */
+		wwr = (struct ib_rdma_wr) {
+			.wr = {
+				.next = first,
+				.wr_cqe = &wtx->cqe,
+				.sg_list = wtx->sge,
+				.num_sge = wtx->nsge,
+				.opcode = IB_WR_RDMA_WRITE,
+				.send_flags = IB_SEND_SIGNALED,
+			},
+			.remote_addr = le64_to_cpu(x->write_to->addr),
+			.rkey = le32_to_cpu(x->write_to->rkey),
+		};
+		first = &wwr.wr;
+		atomic_inc(&conn->tx_inflight);
+	}
+	if (x && x->reg) {
+		x->reg->next = first;
+		first = x->reg;
+	}
 	atomic_inc(&conn->tx_inflight);
-	ret = ib_post_send(conn->qp, &wr, NULL);
+	ret = ib_post_send(conn->qp, first, &bad);
 	if (ret) {
+		/* What comes before @bad was posted. */
+		if (x && x->reg)
+			x->reg_posted = bad != x->reg;
+		if (wtx && (bad == &wwr.wr || (x && x->reg && bad == x->reg))) {
+			atomic_dec(&conn->tx_inflight);
+			pcn_rdma_tx_free(wtx);
+		}
 		atomic_dec(&conn->tx_inflight);
 		atomic_add(credits, &conn->credits_to_return);
 		return ret;
 	}
+	if (x && x->reg)
+		x->reg_posted = true;
 	WRITE_ONCE(conn->last_send, jiffies);
 	return 0;
 }
@@ -177,16 +225,51 @@ int pcn_rdma_post_send(struct pcn_rdma_conn *conn, const void *buf,
 		       size_t len, struct page **pages, unsigned int npages,
 		       unsigned long deadline)
 {
-	struct pcn_rdma_tx *tx;
+	return pcn_rdma_post_send_extra(conn, buf, len, pages, npages, NULL,
+					deadline);
+}
+
+/**
+ * pcn_rdma_post_send_extra() - pcn_rdma_post_send(), and more
+ * @conn: the connection, referenced by the caller
+ * @buf: the front part (copied)
+ * @len: its bytes
+ * @pages: pages of data that follow
+ * @npages: how many
+ * @x: NULL, or a registration to post first, a token to send after the
+ *	front part (then no pages), the peer's token to write the pages
+ *	to (then only the front part is sent), and the flags of the
+ *	immediate data
+ * @deadline: jiffies by which a credit must have come
+ *
+ * Return: as pcn_rdma_post_send().
+ */
+int pcn_rdma_post_send_extra(struct pcn_rdma_conn *conn, const void *buf,
+			     size_t len, struct page **pages,
+			     unsigned int npages,
+			     struct pcn_rdma_post_extra *x,
+			     unsigned long deadline)
+{
+	size_t tlen = x && x->token ? sizeof(*x->token) : 0;
+	bool placed = x && x->write_to;
+	struct pcn_rdma_tx *tx, *wtx = NULL;
 	long left;
 	int ret;
 
-	if (len + npages * PAGE_SIZE > PCN_RDMA_RX_SIZE ||
-	    npages > PCN_KMSG_MAX_PAGES)
+	if (len + tlen + (placed ? 0 : npages * PAGE_SIZE) > PCN_RDMA_RX_SIZE ||
+	    npages > PCN_KMSG_MAX_PAGES || (tlen && npages))
 		return -EMSGSIZE;
-	tx = pcn_rdma_tx_alloc(conn, buf, len, pages, npages);
+	tx = pcn_rdma_tx_alloc(conn, buf, len, tlen ? x->token : NULL, tlen,
+			       placed ? NULL : pages, placed ? 0 : npages);
 	if (!tx)
 		return -ENOMEM;
+	if (placed) {
+		wtx = pcn_rdma_tx_alloc(conn, NULL, 0, NULL, 0, pages, npages);
+		if (!wtx) {
+			pcn_rdma_tx_free(tx);
+			return -ENOMEM;
+		}
+	}
 
 	if (!pcn_rdma_take_credit(conn, PCN_RDMA_CREDIT_RESERVE)) {
 		pcn_rdma_count(PCN_RDMA_CREDIT_STALLS);
@@ -194,29 +277,37 @@ int pcn_rdma_post_send(struct pcn_rdma_conn *conn, const void *buf,
 		left = wait_event_killable_timeout(conn->credit_wq,
 						   pcn_rdma_credit_or_dead(conn),
 						   max(left, 1L));
-		if (left < 0) {
+		if (left <= 0) {
 			pcn_rdma_tx_free(tx);
-			return -EINTR;
-		}
-		if (!left) {
-			pcn_rdma_tx_free(tx);
+			if (wtx)
+				pcn_rdma_tx_free(wtx);
+			if (left < 0)
+				return -EINTR;
 			pcn_rdma_conn_lost(conn, "no credit came back");
 			return -ETIMEDOUT;
 		}
 	}
 	if (pcn_rdma_conn_dead(conn)) {
 		pcn_rdma_tx_free(tx);
+		if (wtx)
+			pcn_rdma_tx_free(wtx);
 		return -ECONNRESET;
 	}
-	ret = pcn_rdma_post(conn, tx);
+	ret = pcn_rdma_post(conn, tx, wtx, x);
 	if (ret) {
 		pcn_rdma_tx_free(tx);
 		pcn_rdma_conn_lost(conn, "cannot post a send");
 		return -ECONNRESET;
 	}
 	pcn_rdma_count(PCN_RDMA_SENDS);
-	pcn_rdma_count_add(PCN_RDMA_BYTES_SENT, len + npages * PAGE_SIZE);
-	pcn_rdma_count_add(PCN_RDMA_PAGES_SENT, npages);
+	pcn_rdma_count_add(PCN_RDMA_BYTES_SENT, len + tlen);
+	if (placed) {
+		pcn_rdma_count_add(PCN_RDMA_PAGES_WRITTEN, npages);
+		pcn_rdma_count_add(PCN_RDMA_BYTES_WRITTEN, npages * PAGE_SIZE);
+	} else {
+		pcn_rdma_count_add(PCN_RDMA_BYTES_SENT, npages * PAGE_SIZE);
+		pcn_rdma_count_add(PCN_RDMA_PAGES_SENT, npages);
+	}
 	return 0;
 }
 
@@ -240,8 +331,8 @@ void pcn_rdma_send_control(struct pcn_rdma_conn *conn)
 		  PCN_RDMA_CREDIT_RESERVE;
 	if (!pcn_rdma_take_credit(conn, reserve))
 		goto out;
-	tx = pcn_rdma_tx_alloc(conn, NULL, 0, NULL, 0);
-	if (!tx || pcn_rdma_post(conn, tx)) {
+	tx = pcn_rdma_tx_alloc(conn, NULL, 0, NULL, 0, NULL, 0);
+	if (!tx || pcn_rdma_post(conn, tx, NULL, NULL)) {
 		if (tx)
 			pcn_rdma_tx_free(tx);
 		atomic_inc(&conn->credits);

@@ -11,7 +11,8 @@ static const char * const pcn_rdma_counter_names[PCN_RDMA_NR_COUNTERS] = {
 	"rdma_refused_handshake", "rdma_disconnects", "rdma_qp_errors",
 	"rdma_credit_stalls", "rdma_sends", "rdma_bytes_sent", "rdma_recvs",
 	"rdma_bytes_received", "rdma_pages_sent", "rdma_control_sent",
-	"rdma_bad_messages",
+	"rdma_bad_messages", "rdma_registrations", "rdma_no_mr",
+	"rdma_pages_written", "rdma_bytes_written", "rdma_pages_placed",
 };
 
 static atomic64_t pcn_rdma_counters[PCN_RDMA_NR_COUNTERS];

@@ -98,6 +98,8 @@ static inline size_t pcn_kmsg_front_size(const struct pcn_kmsg_hdr *hdr)
 
 int pcn_kmsg_alloc_pages(struct page **pages, unsigned int n);
 struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc(const struct pcn_kmsg_hdr *hdr);
+struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc_placed(const struct pcn_kmsg_hdr *hdr,
+					      struct page **pages);
 void pcn_kmsg_rx_free(struct pcn_kmsg_hdr *msg);
 struct page *pcn_kmsg_page(struct pcn_kmsg_hdr *msg, unsigned int i);
 struct page *pcn_kmsg_take_page(struct pcn_kmsg_hdr *msg, unsigned int i);
@@ -153,7 +155,24 @@ struct pcn_kmsg_wait {
 	u32 id;
 	int nid;
 	u16 resp_type;
+	bool placing;		/* the transport holds pages for it */
 };
+
+/*
+ * Page data placed by the peer.  A requester that will map the pages of
+ * the response (a page grant) may prepare them: fresh pages, passed
+ * with the request.  A transport that can (->send_request: RDMA) has
+ * the responder write the response's pages straight into them, with a
+ * token (a registration of the pages) it carries in the request, and
+ * the response arrives with them in its page table: the data is copied
+ * zero times on the requester's side.  Otherwise the prepared pages are
+ * left unused.
+ */
+int pcn_kmsg_request_into(int nid, void *req, size_t size,
+			  enum pcn_kmsg_type resp_type, struct page **pages,
+			  unsigned int npages, struct pcn_kmsg_hdr **resp);
+/* Whether the active transport places page data (worth preparing). */
+bool pcn_kmsg_can_place(void);
 
 int pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid, void *req,
 			   size_t size, enum pcn_kmsg_type resp_type);
@@ -225,6 +244,30 @@ struct pcn_kmsg_transport {
 	int (*connect)(int nid);
 	/* Send @size bytes of @msg to @nid, framed; the caller keeps @msg. */
 	int (*send)(int nid, struct pcn_kmsg_hdr *msg, size_t size);
+	/*
+	 * Optional, with ->request_end: send request @msg (@size bytes, no
+	 * pages, its wait_id set) and let the peer write the first
+	 * @npages pages of data of its response straight into @pages
+	 * (fresh, the requester's).  A response so placed reaches
+	 * pcn_kmsg_process() with @pages (newly referenced) as its page
+	 * table.  On success the core calls ->request_end once, however
+	 * the wait ends; on error the transport has undone everything.
+	 */
+	int (*send_request)(int nid, struct pcn_kmsg_hdr *msg, size_t size,
+			    struct page **pages, unsigned int npages);
+	/*
+	 * The wait of request @wait_id to @nid ended: when this returns,
+	 * the peer cannot write into its pages any more.  Process
+	 * context, may sleep.
+	 */
+	void (*request_end)(int nid, u32 wait_id);
+	/*
+	 * Optional: as ->send_pages, for every response, with or without
+	 * pages (@msg->wait_id names the request): the pages may be
+	 * placed where the request asked.
+	 */
+	int (*reply_pages)(int nid, struct pcn_kmsg_hdr *msg, size_t size,
+			   struct page **pages, unsigned int npages);
 	/*
 	 * Optional: send the @size bytes at @msg followed by the data of
 	 * @npages pages (msg->size covers both).  The caller keeps @msg

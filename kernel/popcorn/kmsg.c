@@ -217,6 +217,39 @@ struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc(const struct pcn_kmsg_hdr *hdr)
 }
 
 /**
+ * pcn_kmsg_rx_alloc_placed() - a buffer for a message whose pages are in
+ *	place already
+ * @hdr: its header, received already
+ * @pages: the pages its data was placed in (pcn_kmsg_request_into()),
+ *	at least pcn_kmsg_rx_npages(@hdr) of them
+ *
+ * As pcn_kmsg_rx_alloc(), but the table holds new references to @pages
+ * instead of fresh pages.  Any context.
+ *
+ * Return: the message, or NULL without memory.
+ */
+struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc_placed(const struct pcn_kmsg_hdr *hdr,
+					      struct page **pages)
+{
+	unsigned int n = pcn_kmsg_rx_npages(hdr), i;
+	size_t front = pcn_kmsg_front_size(hdr);
+	struct pcn_kmsg_hdr *msg;
+	struct page **table;
+
+	msg = kmalloc(ALIGN(front, sizeof(*table)) + n * sizeof(*table),
+		      GFP_ATOMIC);
+	if (!msg)
+		return NULL;
+	memcpy(msg, hdr, sizeof(*hdr));
+	table = pcn_kmsg_page_table(msg);
+	for (i = 0; i < n; i++) {
+		get_page(pages[i]);
+		table[i] = pages[i];
+	}
+	return msg;
+}
+
+/**
  * pcn_kmsg_rx_free() - release a message of pcn_kmsg_rx_alloc()
  * @msg: the message, with the pages not taken over
  */
@@ -487,7 +520,20 @@ static int pcn_kmsg_send_copied(int nid, struct pcn_kmsg_hdr *hdr,
 int pcn_kmsg_send_pages(int nid, void *msg, size_t size, struct page **pages,
 			unsigned int npages)
 {
-	struct pcn_kmsg_hdr *hdr = msg;
+	return __pcn_kmsg_send(nid, msg, size, pages, npages, NULL, 0, false);
+}
+
+/*
+ * Send @msg (@size bytes of front part, then @npages @pages of data).
+ * @place/@nplace: pages prepared for the response to this request
+ * (->send_request); @reply: @msg answers the request of its wait_id
+ * (->reply_pages may place its pages where that request said).
+ */
+int __pcn_kmsg_send(int nid, struct pcn_kmsg_hdr *hdr, size_t size,
+		    struct page **pages, unsigned int npages,
+		    struct page **place, unsigned int nplace, bool reply)
+{
+	struct pcn_kmsg_transport *t = pcn_transport;
 	size_t total = size + npages * PAGE_SIZE;
 	int ret = pcn_kmsg_prepare(nid, hdr, total, npages);
 
@@ -496,10 +542,14 @@ int pcn_kmsg_send_pages(int nid, void *msg, size_t size, struct page **pages,
 	/* Test hook: a transport that lost the message. */
 	if (pcn_inject_fail_send(hdr->type))
 		return -EIO;
-	if (!npages)
-		ret = pcn_transport->send(nid, hdr, size);
-	else if (pcn_transport->send_pages)
-		ret = pcn_transport->send_pages(nid, hdr, size, pages, npages);
+	if (nplace && !npages)
+		ret = t->send_request(nid, hdr, size, place, nplace);
+	else if (reply && t->reply_pages)
+		ret = t->reply_pages(nid, hdr, size, pages, npages);
+	else if (!npages)
+		ret = t->send(nid, hdr, size);
+	else if (t->send_pages)
+		ret = t->send_pages(nid, hdr, size, pages, npages);
 	else
 		ret = pcn_kmsg_send_copied(nid, hdr, size, pages, npages);
 	trace_pcn_msg_sent(nid, hdr->type, total, ret);
@@ -515,7 +565,7 @@ int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 		   size_t size)
 {
 	((struct pcn_kmsg_hdr *)resp)->wait_id = req->wait_id;
-	return pcn_kmsg_send(nid, resp, size);
+	return __pcn_kmsg_send(nid, resp, size, NULL, 0, NULL, 0, true);
 }
 
 /**
@@ -535,12 +585,13 @@ int pcn_kmsg_reply_pages(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 			 unsigned int npages)
 {
 	((struct pcn_kmsg_hdr *)resp)->wait_id = req->wait_id;
-	return pcn_kmsg_send_pages(nid, resp, size, pages, npages);
+	return __pcn_kmsg_send(nid, resp, size, pages, npages, NULL, 0, true);
 }
 
 int pcn_kmsg_register_transport(struct pcn_kmsg_transport *t)
 {
 	if (!t->name || !t->send || !t->done || !t->parse_addr ||
+	    !t->send_request != !t->request_end ||
 	    t->max_size < PCN_KMSG_MIN_SIZE_LIMIT ||
 	    t->max_size > PCN_KMSG_MAX_SIZE)
 		return -EINVAL;
@@ -574,6 +625,13 @@ size_t pcn_kmsg_max_size(void)
 struct pcn_kmsg_transport *pcn_kmsg_active_transport(void)
 {
 	return pcn_transport;
+}
+
+bool pcn_kmsg_can_place(void)
+{
+	struct pcn_kmsg_transport *t = READ_ONCE(pcn_transport);
+
+	return t && t->send_request;
 }
 
 const char *pcn_kmsg_transport_name(void)

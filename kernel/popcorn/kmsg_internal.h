@@ -35,6 +35,9 @@ const char *pcn_kmsg_drop_name(enum pcn_kmsg_drop why);
 const char *pcn_kmsg_transport_name(void);
 struct pcn_kmsg_transport *pcn_kmsg_active_transport(void);
 struct pcn_kmsg_transport *pcn_kmsg_find_transport(const char *name);
+int __pcn_kmsg_send(int nid, struct pcn_kmsg_hdr *hdr, size_t size,
+		    struct page **pages, unsigned int npages,
+		    struct page **place, unsigned int nplace, bool reply);
 int pcn_kmsg_start(struct pcn_kmsg_transport *t);
 
 /* kmsg_dial.c: the dialers of the nodes with lower ids */

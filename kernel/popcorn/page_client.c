@@ -120,22 +120,30 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 		.addr = addr,
 	};
 	u32 extra = write ? 0 : pcn_prefetch_window(ctx, addr);
+	struct page *place[PCN_KMSG_MAX_PAGES];
 	struct pcn_page_grant *grant;
 	struct pcn_kmsg_hdr *resp;
+	unsigned int nplace = 0;
 	unsigned long us;
 	int tries, err;
 	u32 i;
 
+	/*
+	 * Where the transport can, the origin writes the grant's pages
+	 * straight into pages prepared here, the ones that get mapped.
+	 */
+	if (pcn_kmsg_can_place() && !pcn_kmsg_alloc_pages(place, 1 + extra))
+		nplace = 1 + extra;
 	for (tries = 0; ; tries++) {
 		req.flags = write ? PCN_PAGE_WRITE :
 				    FIELD_PREP(PCN_PAGE_EXTRA, extra);
 		if (tries >= PCN_PAGE_TRIES)
 			req.flags |= PCN_PAGE_WAIT;
-		err = pcn_kmsg_request_killable(ctx->origin_nid, &req,
-						sizeof(req),
-						PCN_KMSG_TYPE_PAGE_GRANT, &resp);
+		err = pcn_kmsg_request_into(ctx->origin_nid, &req, sizeof(req),
+					    PCN_KMSG_TYPE_PAGE_GRANT, place,
+					    nplace, &resp);
 		if (err)
-			return err;
+			goto out;
 		grant = (struct pcn_page_grant *)resp;
 		if (grant->ctx_id != ctx->id || grant->addr != addr ||
 		    grant->write != write)
@@ -150,7 +158,7 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 		if (grant->error) {
 			err = grant->error == -EFAULT ? -EFAULT : -EIO;
 			pcn_kmsg_done(resp);
-			return err;
+			goto out;
 		}
 		/* The page and each read copy: a name and a page of data. */
 		if (grant->extra > extra ||
@@ -167,13 +175,19 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 			WRITE_ONCE(ctx->ra_next,
 				   addr + (grant->extra + 1) * PAGE_SIZE);
 		*grantp = grant;
-		return 0;
+		err = 0;
+		goto out;
 	}
 bad:
 	pr_warn_ratelimited("bad grant for page %lx of process %d from node %d\n",
 			    addr, ctx->tgid, ctx->origin_nid);
 	pcn_kmsg_done(resp);
-	return -EPROTO;
+	err = -EPROTO;
+out:
+	/* A grant placed in them holds references of its own. */
+	for (i = 0; i < nplace; i++)
+		put_page(place[i]);
+	return err;
 }
 
 /*

@@ -27,6 +27,48 @@
 static DEFINE_XARRAY_ALLOC1(pcn_waits);
 static u32 pcn_wait_next;
 
+/* See pcn_kmsg_request_begin(); @place, @nplace: as pcn_kmsg_request_into(). */
+static int __pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid,
+				    void *req, size_t size,
+				    enum pcn_kmsg_type resp_type,
+				    struct page **place, unsigned int nplace)
+{
+	struct pcn_kmsg_hdr *hdr = req;
+	int ret;
+
+	init_completion(&w->done);
+	w->nid = nid;
+	w->resp_type = resp_type;
+	w->error = 0;
+	w->id = 0;
+	w->resp = NULL;
+	w->placing = false;
+	if (!pcn_nid_valid(nid)) {
+		w->error = -EINVAL;
+		return w->error;
+	}
+	ret = xa_alloc_cyclic(&pcn_waits, &w->id, w, xa_limit_32b,
+			      &pcn_wait_next, GFP_KERNEL);
+	if (ret < 0) {
+		w->id = 0;
+		w->error = ret;
+		return ret;
+	}
+	hdr->wait_id = w->id;
+	/*
+	 * The wait is registered before the online check inside the send:
+	 * a node going offline after it is caught by pcn_kmsg_fail_waits().
+	 */
+	ret = __pcn_kmsg_send(nid, hdr, size, NULL, 0, place, nplace, false);
+	if (ret) {
+		xa_erase(&pcn_waits, w->id);
+		w->id = 0;
+		w->error = ret;
+	}
+	w->placing = !ret && nplace;
+	return ret;
+}
+
 /**
  * pcn_kmsg_request_begin() - send a request without waiting for it
  * @w: the wait, owned by the caller until pcn_kmsg_request_end()
@@ -45,38 +87,7 @@ static u32 pcn_wait_next;
 int pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid, void *req,
 			   size_t size, enum pcn_kmsg_type resp_type)
 {
-	struct pcn_kmsg_hdr *hdr = req;
-	int ret;
-
-	init_completion(&w->done);
-	w->nid = nid;
-	w->resp_type = resp_type;
-	w->error = 0;
-	w->id = 0;
-	w->resp = NULL;
-	if (!pcn_nid_valid(nid)) {
-		w->error = -EINVAL;
-		return w->error;
-	}
-	ret = xa_alloc_cyclic(&pcn_waits, &w->id, w, xa_limit_32b,
-			      &pcn_wait_next, GFP_KERNEL);
-	if (ret < 0) {
-		w->id = 0;
-		w->error = ret;
-		return ret;
-	}
-	hdr->wait_id = w->id;
-	/*
-	 * The wait is registered before the online check inside the send:
-	 * a node going offline after it is caught by pcn_kmsg_fail_waits().
-	 */
-	ret = pcn_kmsg_send(nid, req, size);
-	if (ret) {
-		xa_erase(&pcn_waits, w->id);
-		w->id = 0;
-		w->error = ret;
-	}
-	return ret;
+	return __pcn_kmsg_request_begin(w, nid, req, size, resp_type, NULL, 0);
 }
 
 /*
@@ -100,6 +111,18 @@ static int __pcn_kmsg_request_end(struct pcn_kmsg_wait *w,
 		left = (long)(deadline - jiffies);
 		if (left <= 0 || !wait_for_completion_timeout(&w->done, left))
 			ret = -ETIMEDOUT;
+	}
+
+	/*
+	 * The peer may write into the pages prepared for the response
+	 * until the transport says it cannot any more; the wait keeps its
+	 * id meanwhile, so that no other request reuses it.
+	 */
+	if (w->placing) {
+		struct pcn_kmsg_transport *t = pcn_kmsg_active_transport();
+
+		t->request_end(w->nid, w->id);
+		w->placing = false;
 	}
 
 	/* A response may race with the timeout: take it under the lock. */
@@ -148,6 +171,41 @@ int pcn_kmsg_request_killable(int nid, void *req, size_t size,
 	struct pcn_kmsg_wait w;
 
 	pcn_kmsg_request_begin(&w, nid, req, size, resp_type);
+	return __pcn_kmsg_request_end(&w, 0, true, resp);
+}
+
+/**
+ * pcn_kmsg_request_into() - pcn_kmsg_request_killable(), with the pages
+ *	of the response placed where the caller wants them
+ * @nid: destination node
+ * @req: the request, which carries no pages itself
+ * @size: bytes of @req
+ * @resp_type: the response type to accept
+ * @pages: fresh pages, the caller's, for the first @npages pages of
+ *	data of the response
+ * @npages: how many, at most PCN_KMSG_MAX_PAGES; 0 for none
+ * @resp: set to the response on success
+ *
+ * A transport that can (pcn_kmsg_can_place()) has the peer write the
+ * response's pages straight into @pages, and the response then has them
+ * (with references of its own) in its page table: the data is not
+ * copied on this side.  Otherwise, or when the peer's answer has no
+ * pages, @pages are left as they were.  Either way, when this returns
+ * the peer cannot write into them any more, and the caller still owns
+ * its references.
+ *
+ * Return: as pcn_kmsg_request_killable().
+ */
+int pcn_kmsg_request_into(int nid, void *req, size_t size,
+			  enum pcn_kmsg_type resp_type, struct page **pages,
+			  unsigned int npages, struct pcn_kmsg_hdr **resp)
+{
+	struct pcn_kmsg_wait w;
+
+	if (!pcn_kmsg_can_place() || npages > PCN_KMSG_MAX_PAGES)
+		npages = 0;
+	__pcn_kmsg_request_begin(&w, nid, req, size, resp_type, pages,
+				 npages);
 	return __pcn_kmsg_request_end(&w, 0, true, resp);
 }
 

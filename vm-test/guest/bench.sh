@@ -70,10 +70,17 @@ if [ "$nid" = 0 ]; then
 	into=$(stat_key page_data_received_into_pages)
 	[ "$ref" -ge "$pages" ] && [ "$copied" -eq 0 ] && [ "$into" -ge "$pages" ]
 	tap $? "page data by reference: $ref pages sent from pages, $copied copied, $into received into pages (at least $pages each)"
-	# TCP: with sendpage; RDMA: gathered from the page by the SEND.
+	# TCP: with sendpage; RDMA: gathered from the page by the SEND, or
+	# written by RDMA WRITE straight into the requester's page.
 	tpages=$(stat_key "${PCN_TRANSPORT}_pages_sent")
-	[ "$tpages" -eq "$ref" ]
-	tap $? "the transport sent each of them from its page (${PCN_TRANSPORT}_pages_sent $tpages)"
+	if [ "$PCN_TRANSPORT" = rdma ]; then
+		written=$(stat_key rdma_pages_written)
+		[ "$((tpages + written))" -eq "$ref" ] && [ "$written" -gt 0 ]
+		tap $? "the transport sent each of them from its page (rdma_pages_sent $tpages + rdma_pages_written $written, some written)"
+	else
+		[ "$tpages" -eq "$ref" ]
+		tap $? "the transport sent each of them from its page (${PCN_TRANSPORT}_pages_sent $tpages)"
+	fi
 	# Prefetch: a sequential read at the remote with it is faster than
 	# without (make bench's target is 3x; here, a margin for noise).
 	on=$(awk '$3 == "seq_read_remote" { print $7 }' /tmp/bench.out)
@@ -108,4 +115,13 @@ else
 	# Node 0 is done when it pings this node outside its benchmark.
 	wait_until 3000 sh -c ". /tests/lib.sh; [ \$(stat_type ping_request recv) -gt $((3 * samples)) ]"
 	tap $? "node 0 finished"
+	# RDMA: this node's faults registered their pages, and node 0 wrote
+	# the grants' pages straight into them (no copy on this side).
+	if [ "$PCN_TRANSPORT" = rdma ]; then
+		regs=$(stat_key rdma_registrations)
+		placed=$(stat_key rdma_pages_placed)
+		[ "$regs" -gt 0 ] && [ "$placed" -gt 0 ]
+		tap $? "grants placed by RDMA WRITE: $placed pages for $regs registered requests"
+		grep '^rdma_' /proc/popcorn_stat | sed 's/^/# /'
+	fi
 fi
