@@ -95,7 +95,7 @@ check:
 	+@MAKE="$(MAKE)" $(REPO)/scripts/check.sh $(REPO) $(BUILD)
 
 bench: kernel kernel-nopcn initramfs
-	@TRANSPORTS="$(TRANSPORTS)" $(REPO)/vm-test/bench.sh $(BZIMAGE) $(INITRD) $(BUILD)/bench $(NBZIMAGE)
+	@TRANSPORTS="$(TRANSPORTS) $(if $(filter rdma,$(TRANSPORTS)),rdma-copy)" $(REPO)/vm-test/bench.sh $(BZIMAGE) $(INITRD) $(BUILD)/bench $(NBZIMAGE)
 
 N ?= 100
 soak: kernel initramfs

@@ -30,7 +30,7 @@ bench_cmdline() {
 	     "pcn_bench_pages=${BENCH_PAGES:-512}" \
 	     "pcn_bench_seq_mib=${BENCH_SEQ_MIB:-16}" \
 	     "pcn_bench_rounds=${BENCH_ROUNDS:-5}" \
-	     "pcn_bench_big_mib=${BENCH_BIG_MIB:-64}"
+	     "pcn_bench_big_mib=${BENCH_BIG_MIB:-64}" $BENCH_EXTRA
 }
 
 # fig T NAME FIELD: a figure's p50 (or FIELD: mean, p99, count).
@@ -46,7 +46,12 @@ ratio() {	# ratio A B: A / B with two decimals, or "-"
 
 rc=0
 for transport in ${TRANSPORTS:-tcp}; do
-	export PCN_TRANSPORT=$transport
+	# rdma-copy: rdma with the grants' pages sent, not written.
+	BENCH_EXTRA=
+	case $transport in
+	*-copy) BENCH_EXTRA="pcn_rdma.place=0" ;;
+	esac
+	export PCN_TRANSPORT=${transport%-copy}
 	name=bench-$transport
 	echo "# bench: $transport: booting 2 nodes (TCG); the guests report as they go"
 	VM_MEM=${VM_MEM:-512M} cluster_boot "$name" 2 "${BENCH_TIMEOUT:-3000}" bench_cmdline &
@@ -102,6 +107,12 @@ for transport in ${TRANSPORTS:-tcp}; do
 	if [ "$transport" != tcp ] && grep -q '^tcp,' "$csv"; then
 		printf "  remote read fault, %s / tcp              %s\n" "$transport" \
 			"$(ratio "$(fig "$transport" fault_remote_read)" "$(fig tcp fault_remote_read)")"
+	fi
+	if [ "$transport" = rdma-copy ] && grep -q '^rdma,' "$csv"; then
+		for f in fault_remote_read fault_remote_write seq_read_remote; do
+			printf "  %s, rdma placed / copied   %s\n" "$f" \
+				"$(ratio "$(fig rdma $f)" "$(fig rdma-copy $f)")"
+		done
 	fi
 done
 

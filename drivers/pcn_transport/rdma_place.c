@@ -32,9 +32,15 @@
  */
 #define pr_fmt(fmt) "pcn_rdma: " fmt
 
+#include <linux/moduleparam.h>
 #include <linux/scatterlist.h>
 
 #include "rdma.h"
+
+/* For comparison (make bench): answers' pages sent in the SEND instead. */
+static bool pcn_rdma_place_pages = true;
+module_param_named(place, pcn_rdma_place_pages, bool, 0644);
+MODULE_PARM_DESC(place, "let answers write page data straight into the requester's pages (RDMA WRITE)");
 
 /* A registration of a requester's pages, for one request. */
 struct pcn_rdma_place {
@@ -310,7 +316,8 @@ int pcn_rdma_send_request(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 	conn = pcn_rdma_conn_get_attached(peer);
 	if (!conn)
 		return -EAGAIN;
-	if (npages && npages <= PCN_KMSG_MAX_PAGES && msg->wait_id)
+	if (npages && npages <= PCN_KMSG_MAX_PAGES && msg->wait_id &&
+	    READ_ONCE(pcn_rdma_place_pages))
 		place = pcn_rdma_place_alloc(conn, pages, npages, &reg);
 	if (place && xa_insert(&peer->placing, msg->wait_id, place,
 			       GFP_KERNEL)) {
