@@ -193,6 +193,7 @@ struct pcn_rdma_conn {
 	struct pcn_rdma_slot slots[PCN_RDMA_NR_MRS];
 	unsigned long mr_free;		/* slots whose MR is free */
 	bool placing_closed;		/* under peer->placing's lock */
+	struct list_head deferred_places;	/* under place_lock */
 
 	/* Set once, by pcn_rdma_conn_lost(). */
 	unsigned long flags;
@@ -296,7 +297,7 @@ void pcn_rdma_place_close(struct pcn_rdma_conn *conn);
 void pcn_rdma_place_free(struct pcn_rdma_conn *conn);
 int pcn_rdma_send_request(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 			  struct page **pages, unsigned int npages);
-void pcn_rdma_request_end(int nid, u32 wait_id);
+bool pcn_rdma_request_end(int nid, u32 wait_id);
 int pcn_rdma_reply_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 			 struct page **pages, unsigned int npages);
 int pcn_rdma_rx_token(struct pcn_rdma_conn *conn, struct pcn_kmsg_hdr *hdr,

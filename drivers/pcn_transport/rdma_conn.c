@@ -34,6 +34,7 @@ struct pcn_rdma_conn *pcn_rdma_conn_alloc(struct pcn_rdma_peer *peer)
 	init_waitqueue_head(&conn->credit_wq);
 	spin_lock_init(&conn->rx_lock);
 	spin_lock_init(&conn->place_lock);
+	INIT_LIST_HEAD(&conn->deferred_places);
 	conn->rx_mode = PCN_RDMA_RX_HANDSHAKE;
 	INIT_LIST_HEAD(&conn->hs_queue);
 	init_waitqueue_head(&conn->hs_wq);
@@ -158,6 +159,7 @@ static void pcn_rdma_lost_work(struct work_struct *work)
 {
 	struct pcn_rdma_conn *conn = container_of(work, struct pcn_rdma_conn,
 						  lost_work);
+	struct ib_qp_attr err_attr = { .qp_state = IB_QPS_ERR };
 	struct pcn_rdma_peer *peer = conn->peer;
 
 	/*
@@ -179,8 +181,15 @@ static void pcn_rdma_lost_work(struct work_struct *work)
 	/* The peer sees it at once; the QP flushes what is posted. */
 	if (conn->cm_id)
 		rdma_disconnect(conn->cm_id);
-	/* In the error state, the QP takes no more RDMA WRITEs. */
-	pcn_rdma_place_close(conn);
+	/*
+	 * In the error state, the QP takes no more RDMA WRITEs: only then
+	 * may registrations be let go without invalidating them.
+	 */
+	if (!conn->qp || !ib_modify_qp(conn->qp, &err_attr, IB_QP_STATE))
+		pcn_rdma_place_close(conn);
+	else
+		pr_err("node %d: QP not in the error state, its registrations are kept\n",
+		       peer->nid);
 	wake_up_all(&peer->wq);
 	pcn_rdma_conn_put(conn);	/* the connection's own */
 	pcn_rdma_conn_put(conn);	/* this work's */

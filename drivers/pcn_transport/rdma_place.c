@@ -47,6 +47,7 @@ struct pcn_rdma_place {
 	struct kref ref;
 	struct pcn_rdma_conn *conn;	/* referenced */
 	struct pcn_rdma_slot *slot;
+	u32 wait_id;
 	unsigned int npages;
 	int nmapped;			/* sg entries DMA-mapped */
 	struct scatterlist sg[PCN_KMSG_MAX_PAGES];
@@ -55,13 +56,31 @@ struct pcn_rdma_place {
 	bool registered;		/* the REG_MR was posted */
 	bool answered;
 	bool orphan;			/* its wait ended before the answer */
-	struct work_struct retire_work;
+	/*
+	 * Released only after the connection's MRs are deregistered
+	 * (pcn_rdma_place_free()): its QP is dead, the key never ended.
+	 */
+	bool deferred;
+	struct list_head deferred_entry;
+	struct delayed_work retire_work;	/* an orphan's */
 };
 
 /* How long the invalidation of a live registration may take. */
-#define PCN_RDMA_INV_TIMEOUT		(5 * HZ)
+#define PCN_RDMA_INV_TIMEOUT		(2 * HZ)
 /* ... and, once its connection is ended, its flush. */
-#define PCN_RDMA_INV_FLUSH_TIMEOUT	(30 * HZ)
+#define PCN_RDMA_INV_FLUSH_TIMEOUT	(10 * HZ)
+/*
+ * An orphan whose answer has not come by then is invalidated: a late
+ * answer's WRITE then fails, which ends the connection.
+ */
+#define PCN_RDMA_ORPHAN_TIMEOUT		(30 * HZ)
+
+/* What became of a registration's key. */
+enum pcn_rdma_inv {
+	PCN_RDMA_INV_DONE,		/* invalidated: the slot is free */
+	PCN_RDMA_INV_QP_DEAD,		/* the QP is in the error state */
+	PCN_RDMA_INV_UNKNOWN,		/* neither could be seen */
+};
 
 static void pcn_rdma_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -117,20 +136,8 @@ void pcn_rdma_place_setup(struct pcn_rdma_conn *conn)
 	}
 }
 
-/* After the QP is drained: no work request of a slot can complete. */
-void pcn_rdma_place_free(struct pcn_rdma_conn *conn)
+static void pcn_rdma_place_destroy(struct pcn_rdma_place *place)
 {
-	int i;
-
-	for (i = 0; i < PCN_RDMA_NR_MRS; i++)
-		if (conn->slots[i].mr)
-			ib_dereg_mr(conn->slots[i].mr);
-}
-
-static void pcn_rdma_place_release(struct kref *ref)
-{
-	struct pcn_rdma_place *place = container_of(ref, struct pcn_rdma_place,
-						    ref);
 	unsigned int i;
 
 	if (place->nmapped)
@@ -138,13 +145,43 @@ static void pcn_rdma_place_release(struct kref *ref)
 				place->npages, DMA_FROM_DEVICE);
 	for (i = 0; i < place->npages; i++)
 		put_page(place->pages[i]);
-	pcn_rdma_conn_put(place->conn);
 	kfree(place);
+}
+
+static void pcn_rdma_place_release(struct kref *ref)
+{
+	struct pcn_rdma_place *place = container_of(ref, struct pcn_rdma_place,
+						    ref);
+	struct pcn_rdma_conn *conn = place->conn;
+
+	if (place->deferred) {
+		spin_lock(&conn->place_lock);
+		list_add(&place->deferred_entry, &conn->deferred_places);
+		spin_unlock(&conn->place_lock);
+	} else {
+		pcn_rdma_place_destroy(place);
+	}
+	pcn_rdma_conn_put(conn);
 }
 
 static void pcn_rdma_place_put(struct pcn_rdma_place *place)
 {
 	kref_put(&place->ref, pcn_rdma_place_release);
+}
+
+/* After the QP is drained: no work request of a slot can complete. */
+void pcn_rdma_place_free(struct pcn_rdma_conn *conn)
+{
+	struct pcn_rdma_place *place, *next;
+	int i;
+
+	for (i = 0; i < PCN_RDMA_NR_MRS; i++)
+		if (conn->slots[i].mr)
+			ib_dereg_mr(conn->slots[i].mr);
+	/* No key reaches their pages any more. */
+	list_for_each_entry_safe(place, next, &conn->deferred_places,
+				 deferred_entry)
+		pcn_rdma_place_destroy(place);
 }
 
 /* Give a slot back: its MR holds no valid key any more. */
@@ -156,11 +193,8 @@ static void pcn_rdma_slot_free(struct pcn_rdma_conn *conn,
 	spin_unlock(&conn->place_lock);
 }
 
-/*
- * Invalidate @place's registration and wait until that is done.
- * Return: true when the peer can no longer write into its pages.
- */
-static bool pcn_rdma_invalidate(struct pcn_rdma_place *place)
+/* Invalidate @place's registration and wait until that is done. */
+static enum pcn_rdma_inv pcn_rdma_invalidate(struct pcn_rdma_place *place)
 {
 	struct pcn_rdma_conn *conn = place->conn;
 	struct pcn_rdma_slot *slot = place->slot;
@@ -173,56 +207,73 @@ static bool pcn_rdma_invalidate(struct pcn_rdma_place *place)
 
 	reinit_completion(&slot->inv_done);
 	if (ib_post_send(conn->qp, &wr, NULL)) {
-		/* The QP takes no work: it is in the error state. */
+		/* The QP takes no work: ended, or about to be. */
 		pcn_rdma_conn_lost(conn, "cannot post an invalidation");
-		return false;
+		if (wait_event_timeout(conn->peer->wq,
+				       READ_ONCE(conn->placing_closed),
+				       PCN_RDMA_INV_FLUSH_TIMEOUT))
+			return PCN_RDMA_INV_QP_DEAD;
+		return PCN_RDMA_INV_UNKNOWN;
 	}
-	if (wait_for_completion_timeout(&slot->inv_done,
-					PCN_RDMA_INV_TIMEOUT))
-		return slot->inv_status == IB_WC_SUCCESS;
-	/* Ending the connection flushes it; then no write can come. */
-	pcn_rdma_conn_lost(conn, "an invalidation did not complete");
-	if (wait_for_completion_timeout(&slot->inv_done,
-					PCN_RDMA_INV_FLUSH_TIMEOUT))
-		return false;
-	return false;
+	if (!wait_for_completion_timeout(&slot->inv_done,
+					 PCN_RDMA_INV_TIMEOUT)) {
+		/* Ending the connection flushes it. */
+		pcn_rdma_conn_lost(conn, "an invalidation did not complete");
+		if (!wait_for_completion_timeout(&slot->inv_done,
+						 PCN_RDMA_INV_FLUSH_TIMEOUT))
+			return PCN_RDMA_INV_UNKNOWN;
+	}
+	/* Any other outcome is an error completion: the QP is dead. */
+	return slot->inv_status == IB_WC_SUCCESS ? PCN_RDMA_INV_DONE :
+						   PCN_RDMA_INV_QP_DEAD;
 }
 
 /*
- * The last of a registration: invalidated (unless its connection is
- * closed, its QP in the error state), then released.  Process context.
+ * The end of a registration, once no wait can see its pages change:
+ * invalidated, or (its QP dead) released after the MRs are.  Process
+ * context.  Return: false when the peer may still write into the pages
+ * (they, and the registration, are then leaked rather than reused).
  */
-static void pcn_rdma_place_retire(struct pcn_rdma_place *place, bool closed)
+static bool pcn_rdma_place_retire(struct pcn_rdma_place *place, bool closed)
 {
 	struct pcn_rdma_conn *conn = place->conn;
-	unsigned int i;
 
-	if (place->registered && !closed && !pcn_rdma_invalidate(place)) {
-		if (!READ_ONCE(conn->placing_closed) &&
-		    !wait_event_timeout(conn->peer->wq,
-					READ_ONCE(conn->placing_closed),
-					PCN_RDMA_INV_FLUSH_TIMEOUT)) {
-			/* Never seen: keep the pages rather than risk them. */
-			pr_err("node %d: registration of %u pages not ended, pages leaked\n",
-			       conn->peer->nid, place->npages);
-			for (i = 0; i < place->npages; i++)
-				get_page(place->pages[i]);
-		}
-		/* The slot's key is in an unknown state: never reuse it. */
-		pcn_rdma_place_put(place);
-		return;
-	}
-	if (!closed)
+	if (!place->registered) {
 		pcn_rdma_slot_free(conn, place->slot);
+		pcn_rdma_place_put(place);
+		return true;
+	}
+	switch (closed ? PCN_RDMA_INV_QP_DEAD : pcn_rdma_invalidate(place)) {
+	case PCN_RDMA_INV_DONE:
+		pcn_rdma_slot_free(conn, place->slot);
+		break;
+	case PCN_RDMA_INV_QP_DEAD:
+		place->deferred = true;
+		break;
+	default:
+		pr_err("node %d: registration of %u pages not ended, pages leaked\n",
+		       conn->peer->nid, place->npages);
+		return false;
+	}
 	pcn_rdma_place_put(place);
+	return true;
 }
 
 static void pcn_rdma_retire_work(struct work_struct *work)
 {
-	struct pcn_rdma_place *place = container_of(work, struct pcn_rdma_place,
+	struct pcn_rdma_place *place = container_of(to_delayed_work(work),
+						    struct pcn_rdma_place,
 						    retire_work);
+	struct pcn_rdma_peer *peer = place->conn->peer;
+	bool closed;
 
-	pcn_rdma_place_retire(place, READ_ONCE(place->conn->placing_closed));
+	/* Its time is up, or it was taken out already (answered, closed). */
+	xa_lock(&peer->placing);
+	if (xa_load(&peer->placing, place->wait_id) == place)
+		__xa_erase(&peer->placing, place->wait_id);
+	closed = place->conn->placing_closed;
+	xa_unlock(&peer->placing);
+	pcn_rdma_place_retire(place, closed);
 }
 
 /* A registration of @pages in a free slot of @conn, not posted; or NULL. */
@@ -255,7 +306,7 @@ static struct pcn_rdma_place *pcn_rdma_place_alloc(struct pcn_rdma_conn *conn,
 	place->conn = conn;
 	place->slot = slot;
 	place->npages = npages;
-	INIT_WORK(&place->retire_work, pcn_rdma_retire_work);
+	INIT_DELAYED_WORK(&place->retire_work, pcn_rdma_retire_work);
 	sg_init_table(place->sg, npages);
 	for (i = 0; i < npages; i++) {
 		get_page(pages[i]);
@@ -317,8 +368,11 @@ int pcn_rdma_send_request(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 	if (!conn)
 		return -EAGAIN;
 	if (npages && npages <= PCN_KMSG_MAX_PAGES && msg->wait_id &&
+	    size + sizeof(token) <= PCN_RDMA_RX_SIZE &&
 	    READ_ONCE(pcn_rdma_place_pages))
 		place = pcn_rdma_place_alloc(conn, pages, npages, &reg);
+	if (place)
+		place->wait_id = msg->wait_id;
 	if (place && xa_insert(&peer->placing, msg->wait_id, place,
 			       GFP_KERNEL)) {
 		pcn_rdma_place_retire(place, false);
@@ -359,11 +413,13 @@ out:
  * @nid: the node
  * @wait_id: the request's wait
  *
- * An answered registration is invalidated before this returns; an
- * unanswered one stays, with references to its pages, until its answer
- * or the end of its connection.
+ * An answered registration is invalidated before this returns.  An
+ * unanswered one stays, with references to its pages, until its answer,
+ * the end of its connection or PCN_RDMA_ORPHAN_TIMEOUT.
+ *
+ * Return: false when an answer's pages may still be written to.
  */
-void pcn_rdma_request_end(int nid, u32 wait_id)
+bool pcn_rdma_request_end(int nid, u32 wait_id)
 {
 	struct pcn_rdma_peer *peer = &pcn_rdma_peers[nid];
 	struct pcn_rdma_place *place;
@@ -373,29 +429,31 @@ void pcn_rdma_request_end(int nid, u32 wait_id)
 	place = xa_load(&peer->placing, wait_id);
 	if (!place) {
 		xa_unlock(&peer->placing);
-		return;
+		return true;
 	}
 	closed = place->conn->placing_closed;
 	if (!place->answered && !closed) {
 		place->orphan = true;
+		queue_delayed_work(pcn_rdma_wq, &place->retire_work,
+				   PCN_RDMA_ORPHAN_TIMEOUT);
 		xa_unlock(&peer->placing);
-		return;
+		return true;
 	}
 	__xa_erase(&peer->placing, wait_id);
 	xa_unlock(&peer->placing);
-	pcn_rdma_place_retire(place, closed);
+	return pcn_rdma_place_retire(place, closed);
 }
 
 /*
  * The connection is lost and its QP in the error state: no write can
- * reach a registration of it any more.  Release those whose wait ended.
+ * reach a registration of it any more.  Release those whose wait ended;
+ * the others end with their waits, which fail now.
  */
 void pcn_rdma_place_close(struct pcn_rdma_conn *conn)
 {
 	struct pcn_rdma_peer *peer = conn->peer;
 	struct pcn_rdma_place *place;
 	unsigned long id;
-	LIST_HEAD(done);
 
 	xa_lock(&peer->placing);
 	WRITE_ONCE(conn->placing_closed, true);
@@ -403,35 +461,41 @@ void pcn_rdma_place_close(struct pcn_rdma_conn *conn)
 		if (place->conn != conn || !place->orphan)
 			continue;
 		__xa_erase(&peer->placing, id);
-		/* Not queued yet: an orphan is queued when erased. */
-		queue_work(pcn_rdma_wq, &place->retire_work);
+		mod_delayed_work(pcn_rdma_wq, &place->retire_work, 0);
 	}
 	xa_unlock(&peer->placing);
 	wake_up_all(&peer->wq);
 }
 
 /*
- * An answer to our request @hdr->wait_id came (placed or not): its
- * registration may end.  An orphan's ends here.  Returns the place,
- * referenced, when it is still waited for.
+ * An answer to our request @wait_id came, with @npages pages placed (or
+ * none): its registration may end.  An orphan's ends here (*@orphan
+ * set).  Returns the place, referenced, when it is still waited for;
+ * NULL also for pages it cannot have placed (not marked answered).
  */
 static struct pcn_rdma_place *pcn_rdma_answered(struct pcn_rdma_conn *conn,
-						u32 wait_id)
+						u32 wait_id,
+						unsigned int npages,
+						bool *orphan)
 {
 	struct pcn_rdma_peer *peer = conn->peer;
 	struct pcn_rdma_place *place;
 
+	*orphan = false;
 	xa_lock(&peer->placing);
 	place = xa_load(&peer->placing, wait_id);
-	if (!place || place->conn != conn || place->answered) {
+	/* Without a registration posted, nothing was written. */
+	if (!place || place->conn != conn || place->answered ||
+	    (npages && (npages > place->npages || !place->registered))) {
 		xa_unlock(&peer->placing);
 		return NULL;
 	}
 	place->answered = true;
 	if (place->orphan) {
 		__xa_erase(&peer->placing, wait_id);
+		mod_delayed_work(pcn_rdma_wq, &place->retire_work, 0);
 		xa_unlock(&peer->placing);
-		queue_work(pcn_rdma_wq, &place->retire_work);
+		*orphan = true;
 		return NULL;
 	}
 	kref_get(&place->ref);
@@ -442,8 +506,10 @@ static struct pcn_rdma_place *pcn_rdma_answered(struct pcn_rdma_conn *conn,
 /* A message flagged as answering one of our requests, not placed. */
 void pcn_rdma_rx_reply(struct pcn_rdma_conn *conn, struct pcn_kmsg_hdr *hdr)
 {
-	struct pcn_rdma_place *place = pcn_rdma_answered(conn, hdr->wait_id);
+	struct pcn_rdma_place *place;
+	bool orphan;
 
+	place = pcn_rdma_answered(conn, hdr->wait_id, 0, &orphan);
 	if (place)
 		pcn_rdma_place_put(place);
 }
@@ -463,6 +529,7 @@ struct pcn_kmsg_hdr *pcn_rdma_rx_placed(struct pcn_rdma_conn *conn,
 	unsigned int npages = pcn_kmsg_rx_npages(hdr);
 	struct pcn_rdma_place *place;
 	struct pcn_kmsg_hdr *msg;
+	bool orphan;
 	size_t front;
 
 	if (!npages || npages != hdr->npages ||
@@ -474,14 +541,14 @@ struct pcn_kmsg_hdr *pcn_rdma_rx_placed(struct pcn_rdma_conn *conn,
 				    hdr->npages);
 		return NULL;
 	}
-	place = pcn_rdma_answered(conn, hdr->wait_id);
-	if (!place || npages > place->npages) {
+	place = pcn_rdma_answered(conn, hdr->wait_id, npages, &orphan);
+	if (orphan)
+		return NULL;	/* its requester is gone: nothing amiss */
+	if (!place) {
 		pcn_rdma_count(PCN_RDMA_BAD_MESSAGES);
 		pcn_kmsg_count_drop(PCN_DROP_WAIT);
 		pr_warn_ratelimited("node %d placed %u pages for no registration of wait %u, dropped\n",
 				    conn->peer->nid, npages, hdr->wait_id);
-		if (place)
-			pcn_rdma_place_put(place);
 		return NULL;
 	}
 	msg = pcn_kmsg_rx_alloc_placed(hdr, place->pages);
@@ -589,3 +656,7 @@ int pcn_rdma_reply_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 		ret = -EHOSTDOWN;
 	return ret;
 }
+
+#if IS_ENABLED(CONFIG_POPCORN_KUNIT_TEST)
+#include "rdma_place_test.c"
+#endif

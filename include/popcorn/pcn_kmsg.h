@@ -256,11 +256,14 @@ struct pcn_kmsg_transport {
 	int (*send_request)(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 			    struct page **pages, unsigned int npages);
 	/*
-	 * The wait of request @wait_id to @nid ended: when this returns,
-	 * the peer cannot write into its pages any more.  Process
-	 * context, may sleep.
+	 * The wait of request @wait_id to @nid ended.  Return true when
+	 * a response with placed pages can no longer change (the peer
+	 * cannot write into them any more), false when that could not
+	 * be made sure (the core then drops the response).  Either way
+	 * the requester's own references to the pages are its own
+	 * again.  Process context, may sleep.
 	 */
-	void (*request_end)(int nid, u32 wait_id);
+	bool (*request_end)(int nid, u32 wait_id);
 	/*
 	 * Optional: as ->send_pages, for every response, with or without
 	 * pages (@msg->wait_id names the request): the pages may be

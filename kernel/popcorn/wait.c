@@ -11,6 +11,7 @@
  * its node goes offline.
  */
 #include <linux/completion.h>
+#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/random.h>
 #include <linux/xarray.h>
@@ -61,7 +62,12 @@ static int __pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid,
 	 */
 	ret = __pcn_kmsg_send(nid, hdr, size, NULL, 0, place, nplace, false);
 	if (ret) {
-		xa_erase(&pcn_waits, w->id);
+		/* A response may have come all the same: not leaked. */
+		xa_lock(&pcn_waits);
+		__xa_erase(&pcn_waits, w->id);
+		xa_unlock(&pcn_waits);
+		pcn_kmsg_done(w->resp);
+		w->resp = NULL;
 		w->id = 0;
 		w->error = ret;
 	}
@@ -98,6 +104,7 @@ static int __pcn_kmsg_request_end(struct pcn_kmsg_wait *w,
 				  unsigned long deadline, bool killable,
 				  struct pcn_kmsg_hdr **resp)
 {
+	bool placed_safe = true;
 	long left;
 	int ret = 0;
 
@@ -121,7 +128,7 @@ static int __pcn_kmsg_request_end(struct pcn_kmsg_wait *w,
 	if (w->placing) {
 		struct pcn_kmsg_transport *t = pcn_kmsg_active_transport();
 
-		t->request_end(w->nid, w->id);
+		placed_safe = t->request_end(w->nid, w->id);
 		w->placing = false;
 	}
 
@@ -131,6 +138,12 @@ static int __pcn_kmsg_request_end(struct pcn_kmsg_wait *w,
 	xa_unlock(&pcn_waits);
 	w->id = 0;
 
+	if (w->resp && !placed_safe) {
+		/* Its pages might still change: as if the node went away. */
+		pcn_kmsg_done(w->resp);
+		w->resp = NULL;
+		return -EHOSTDOWN;
+	}
 	if (w->resp) {
 		*resp = w->resp;
 		return 0;
@@ -202,8 +215,16 @@ int pcn_kmsg_request_into(int nid, void *req, size_t size,
 {
 	struct pcn_kmsg_wait w;
 
+	unsigned int i;
+
 	if (!pcn_kmsg_can_place() || npages > PCN_KMSG_MAX_PAGES)
 		npages = 0;
+	/*
+	 * The peer's WRITE cannot be checked to have covered them: what
+	 * it did not write reads as zeros, not as someone's old data.
+	 */
+	for (i = 0; i < npages; i++)
+		clear_highpage(pages[i]);
 	__pcn_kmsg_request_begin(&w, nid, req, size, resp_type, pages,
 				 npages);
 	return __pcn_kmsg_request_end(&w, 0, true, resp);

@@ -149,6 +149,7 @@ node0() {
 	tap $? "ping to the rebooted node 2"
 	kunit_results popcorn_config
 	kunit_results popcorn_ipv4_addr
+	kunit_results popcorn_rdma_place
 	kunit_results popcorn_kmsg
 	kunit_results popcorn_membership
 	kunit_results popcorn_revoke
