@@ -244,6 +244,25 @@ absent_transport() {
 }
 run_scenario absent-transport 1 absent_transport
 
+# The layering of Documentation/popcorn/messaging.rst, checked in the
+# sources (no guest): scripts/check-layering.sh.
+if [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" layering "* ]]; then
+	echo "# scenario layering: core, membership and transports, in the sources"
+	while read -r status desc; do
+		if [ "$status" = "#" ]; then
+			echo "#   $desc"
+			continue
+		fi
+		num=$((num + 1))
+		if [ "$status" = 0 ]; then
+			passed=$((passed + 1)); echo "ok $num - layering: $desc"
+		else
+			failed=$((failed + 1)); echo "not ok $num - layering: $desc"
+		fi
+	done < <("$(dirname "$0")/../scripts/check-layering.sh" "$(dirname "$0")/.." ||
+		 echo "1 check-layering.sh ran")
+fi
+
 # Harness self-test: a guest that never powers off is killed after the
 # timeout, reported, and leaves no QEMU or switch process behind.
 host_check() {	# host_check STATUS DESCRIPTION
