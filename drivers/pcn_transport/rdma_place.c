@@ -309,6 +309,12 @@ static struct pcn_rdma_place *pcn_rdma_place_alloc(struct pcn_rdma_conn *conn,
 	INIT_DELAYED_WORK(&place->retire_work, pcn_rdma_retire_work);
 	sg_init_table(place->sg, npages);
 	for (i = 0; i < npages; i++) {
+		/*
+		 * The peer's WRITE cannot be checked to have covered the
+		 * pages: what it did not write reads as zeros, not as
+		 * someone's old data.
+		 */
+		clear_highpage(pages[i]);
 		get_page(pages[i]);
 		place->pages[i] = pages[i];
 		sg_set_page(&place->sg[i], pages[i], PAGE_SIZE, 0);

@@ -183,6 +183,20 @@ int pcn_kmsg_alloc_pages(struct page **pages, unsigned int n)
 	return 0;
 }
 
+/* Room for the front part and the page table of @hdr, @hdr copied in. */
+static struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc_front(const struct pcn_kmsg_hdr *hdr)
+{
+	unsigned int n = pcn_kmsg_rx_npages(hdr);
+	size_t front = pcn_kmsg_front_size(hdr);
+	struct pcn_kmsg_hdr *msg;
+
+	msg = kvmalloc(n ? ALIGN(front, sizeof(struct page *)) +
+			   n * sizeof(struct page *) : front, GFP_KERNEL);
+	if (msg)
+		memcpy(msg, hdr, sizeof(*hdr));
+	return msg;
+}
+
 /**
  * pcn_kmsg_rx_alloc() - a buffer for a message about to be received
  * @hdr: its header, received already
@@ -198,18 +212,10 @@ int pcn_kmsg_alloc_pages(struct page **pages, unsigned int n)
  */
 struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc(const struct pcn_kmsg_hdr *hdr)
 {
-	unsigned int n = pcn_kmsg_rx_npages(hdr);
-	size_t front = pcn_kmsg_front_size(hdr);
-	struct pcn_kmsg_hdr *msg;
-	struct page **pages;
+	struct pcn_kmsg_hdr *msg = pcn_kmsg_rx_alloc_front(hdr);
 
-	msg = kvmalloc(n ? ALIGN(front, sizeof(*pages)) + n * sizeof(*pages) :
-			   front, GFP_KERNEL);
-	if (!msg)
-		return NULL;
-	memcpy(msg, hdr, sizeof(*hdr));
-	pages = pcn_kmsg_page_table(msg);
-	if (pcn_kmsg_alloc_pages(pages, n)) {
+	if (msg && pcn_kmsg_alloc_pages(pcn_kmsg_page_table(msg),
+					pcn_kmsg_rx_npages(hdr))) {
 		kvfree(msg);
 		return NULL;
 	}
@@ -224,27 +230,19 @@ struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc(const struct pcn_kmsg_hdr *hdr)
  *	at least pcn_kmsg_rx_npages(@hdr) of them
  *
  * As pcn_kmsg_rx_alloc(), but the table holds new references to @pages
- * instead of fresh pages.  Any context.
+ * instead of fresh pages.  Process context.
  *
  * Return: the message, or NULL without memory.
  */
 struct pcn_kmsg_hdr *pcn_kmsg_rx_alloc_placed(const struct pcn_kmsg_hdr *hdr,
 					      struct page **pages)
 {
-	unsigned int n = pcn_kmsg_rx_npages(hdr), i;
-	size_t front = pcn_kmsg_front_size(hdr);
-	struct pcn_kmsg_hdr *msg;
-	struct page **table;
+	struct pcn_kmsg_hdr *msg = pcn_kmsg_rx_alloc_front(hdr);
+	unsigned int i;
 
-	msg = kmalloc(ALIGN(front, sizeof(*table)) + n * sizeof(*table),
-		      GFP_ATOMIC);
-	if (!msg)
-		return NULL;
-	memcpy(msg, hdr, sizeof(*hdr));
-	table = pcn_kmsg_page_table(msg);
-	for (i = 0; i < n; i++) {
+	for (i = 0; msg && i < pcn_kmsg_rx_npages(hdr); i++) {
 		get_page(pages[i]);
-		table[i] = pages[i];
+		pcn_kmsg_page_table(msg)[i] = pages[i];
 	}
 	return msg;
 }

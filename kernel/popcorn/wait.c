@@ -11,7 +11,6 @@
  * its node goes offline.
  */
 #include <linux/completion.h>
-#include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/random.h>
 #include <linux/xarray.h>
@@ -215,16 +214,8 @@ int pcn_kmsg_request_into(int nid, void *req, size_t size,
 {
 	struct pcn_kmsg_wait w;
 
-	unsigned int i;
-
 	if (!pcn_kmsg_can_place() || npages > PCN_KMSG_MAX_PAGES)
 		npages = 0;
-	/*
-	 * The peer's WRITE cannot be checked to have covered them: what
-	 * it did not write reads as zeros, not as someone's old data.
-	 */
-	for (i = 0; i < npages; i++)
-		clear_highpage(pages[i]);
 	__pcn_kmsg_request_begin(&w, nid, req, size, resp_type, pages,
 				 npages);
 	return __pcn_kmsg_request_end(&w, 0, true, resp);
