@@ -2,7 +2,7 @@
 #
 #   make          build the guest kernel (bzImage) with our patches and code
 #   make test     build what is stale, boot the QEMU test suite on each
-#                 transport of TRANSPORTS (default: tcp rdma)
+#                 transport of TRANSPORTS (default: tcp rdma shm)
 #   make run      the demo: boot 2 nodes and show each node's view
 #   make test-debug  the security, migration, DSM and stress scenarios (and
 #                 the RDMA transport's membership, loss and migration) on a second kernel
@@ -35,7 +35,7 @@ INITRD  := $(BUILD)/initramfs.cpio.gz
 JOBS    ?= $(shell nproc)
 # The transports make test and make bench run on, one after the other:
 # every scenario that is not about one transport runs once on each.
-TRANSPORTS ?= tcp rdma
+TRANSPORTS ?= tcp rdma shm
 
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 # Paths below the checkout are hashed relative to it, so that another
@@ -88,7 +88,7 @@ test: kernel initramfs
 # Shortened loops: KASAN and lockdep make TCG guests several times slower.
 test-debug: kernel-debug initramfs
 	@VMDIR=$(BUILD)/vm-debug VM_MEM=512M PCN_EXTRA_CMDLINE=kasan_multi_shot NODE_TIMEOUT=600 \
-		TRANSPORTS="tcp rdma" SCENARIOS="tcp-3nodes tcp-auth tcp-unpriv tcp-lost tcp-fuzz tcp-limits tcp-worker tcp-migrate tcp-dsm tcp-stress rdma-3nodes rdma-lost rdma-migrate" MIGRATE_ROUNDS=100 MIGRATE_BIG_MIB=2 DSM_ITERS=200 \
+		TRANSPORTS="tcp rdma shm" SCENARIOS="tcp-3nodes tcp-auth tcp-unpriv tcp-lost tcp-fuzz tcp-limits tcp-worker tcp-migrate tcp-dsm tcp-stress rdma-3nodes rdma-lost rdma-migrate shm-3nodes shm-segment shm-migrate" MIGRATE_ROUNDS=100 MIGRATE_BIG_MIB=2 DSM_ITERS=200 \
 		STRESS_SECONDS=20 MT_ROUNDS=10 FUZZ_COUNT=20000 $(REPO)/vm-test/suite.sh $(DBZIMAGE) $(INITRD)
 
 check:

@@ -42,7 +42,7 @@ core=$(ls kernel/popcorn/*.c kernel/popcorn/*.h include/popcorn/*.h | grep -v '_
 transports=$(ls drivers/pcn_transport/*.c drivers/pcn_transport/*.h | grep -v '_test\.c$')
 
 check "the core includes no transport header" \
-	grep -nE '#include.*(pcn_transport|"(tcp|rdma|ipv4_addr)\.h")' $core
+	grep -nE '#include.*(pcn_transport|"(tcp|rdma|shm|ipv4_addr)\.h")' $core
 check "the core calls no transport function" \
 	sh -c "$(declare -f code); code $(echo $core) | grep -E '\\bpcn_(tcp|rdma|ipv4|shm)_[a-z0-9_]*[[:space:]]*\\('"
 check "the core parses no IPv4 address" \
@@ -60,7 +60,7 @@ allowed=$(grep -ohE '\bpcn_[a-z0-9_]+[[:space:]]*\(' include/popcorn/pcn_kmsg.h 
 	  include/popcorn/nodes.h include/popcorn/auth.h | tr -d '( \t' | sort -u)
 foreign() {
 	code $transports | grep -oE '\bpcn_[a-z0-9_]+[[:space:]]*\(' | tr -d '( \t' |
-		sort -u | grep -vE '^pcn_(tcp|rdma|ipv4)_' |
+		sort -u | grep -vE '^pcn_(tcp|rdma|shm|ipv4)_' |
 		grep -vxF -f <(echo "$allowed")
 }
 check "transports call only the core, membership and the handshake" foreign

@@ -116,6 +116,89 @@ for transport in ${TRANSPORTS:-tcp}; do
 	fi
 done
 
+# Across transports, in this run: remote read fault ratios.
+have() { grep -q "^$1," "$csv"; }
+if have shm || have rdma; then
+	echo
+	echo "== remote read fault across transports (p50, this run; one boot each) =="
+	for t in tcp rdma shm; do
+		have $t && printf "  %-6s %12s ns\n" $t "$(fig $t fault_remote_read)"
+	done
+	for pair in "shm tcp" "shm rdma" "rdma tcp"; do
+		set -- $pair
+		have "$1" && have "$2" &&
+			printf "  remote read fault, %-4s / %-4s   %s\n" "$1" "$2" \
+				"$(ratio "$(fig "$1" fault_remote_read)" "$(fig "$2" fault_remote_read)")"
+	done
+fi
+
+# Idle cost: two connected nodes that do nothing for BENCH_IDLE_S
+# seconds (guest/idle.sh), per transport of IDLE_TRANSPORTS (default:
+# tcp and shm when benchmarked); the host reads the user and system
+# CPU time of their QEMU processes (/proc/PID/stat) at node 0's
+# markers.  shm polls; tcp is the baseline of an idle guest.
+idle_cmdline() {
+	echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+	     "pcn.transport=$PCN_TRANSPORT pcn_test=idle pcn_idle_s=${BENCH_IDLE_S:-30}"
+}
+qemu_ticks() {	# qemu_ticks DIR: CPU clock ticks of the cluster's QEMUs
+	local pid sum=0 t
+
+	for pid in $(pgrep -f -- "path=$1/node[0-9]*.console"); do
+		t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || continue
+		sum=$((sum + ${t:-0}))
+	done
+	echo $sum
+}
+wait_marker() {	# wait_marker FILE LINE PID: until FILE has LINE or PID ends
+	while kill -0 "$3" 2>/dev/null; do
+		tr -d '\r' < "$1" 2>/dev/null | grep -qx "$2" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+idle_default=
+for t in tcp shm; do
+	[[ " ${TRANSPORTS:-tcp} " == *" $t "* ]] && idle_default+=" $t"
+done
+for t in ${IDLE_TRANSPORTS:-$idle_default}; do
+	export PCN_TRANSPORT=$t
+	name=idle-$t
+	echo
+	echo "# bench: idle cost on $t: 2 nodes idle for ${BENCH_IDLE_S:-30} s"
+	cluster_boot "$name" 2 600 idle_cmdline &
+	boot=$!
+	res=$VMDIR/$name/node0.results
+	if wait_marker "$res" "# idle start" $boot; then
+		a=$(qemu_ticks "$VMDIR/$name")
+		t0=$(date +%s.%N)
+		wait_marker "$res" "# idle end" $boot
+		b=$(qemu_ticks "$VMDIR/$name")
+		t1=$(date +%s.%N)
+	fi
+	wait $boot || rc=1
+	if grep -q '^not ok' "$VMDIR/$name/node"*.results || [ -z "${t1:-}" ]; then
+		echo "# bench: idle-$t: a guest check failed:"
+		grep -h '^not ok' "$VMDIR/$name/node"*.results | sed 's/^/#   /'
+		tail -n 30 "$VMDIR/$name/node0.console" | sed 's/^/  | /'
+		rc=1
+		continue
+	fi
+	# Percent of one host CPU, per guest.
+	pct=$(awk -v d=$((b - a)) -v hz="$(getconf CLK_TCK)" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { printf "%.2f", 100 * d / hz / (t1 - t0) / 2 }')
+	echo "$t,idle_cpu_per_guest,percent,2,$pct,$pct,$pct" >> "$csv"
+	grep '^# bench idle_' "$res" | tr -d '\r' |
+		awk -v t="$t" '{ printf "%s,%s,%s,%s,%s,%s,%s\n", t, $3, $4, $5, $6, $7, $8 }' >> "$csv"
+	echo "  idle $t: $pct% of a host CPU per guest$(grep '^# bench idle_poll' "$res" |
+		awk '{ printf ", poll thread %s wake-ups/s", $6 }')"
+	unset t0 t1
+done
+if have shm && grep -q '^tcp,idle_cpu' "$csv" && grep -q '^shm,idle_cpu' "$csv"; then
+	printf "  idle guest CPU, shm / tcp   %s\n" \
+		"$(ratio "$(fig shm idle_cpu_per_guest)" "$(fig tcp idle_cpu_per_guest)")"
+fi
+
 # Cost when unused: boots alternate between the two kernels, so that a
 # drift of the host's speed hits both alike.  They are instruction-
 # counted (BENCH_UNUSED_ICOUNT, default 1): QEMU's -icount shift=0 makes

@@ -29,6 +29,17 @@
 #   the key file to give it ("none": no key), and PCN_AUTH (default
 #   "required"; empty: the kernel's default) for its command line.
 #
+#   Shared memory (PCN_TRANSPORT=shm): each cluster gets a fresh
+#   directory under /dev/shm holding a zeroed file of PCN_SHM_SIZE bytes
+#   (default 32M), given to every guest as an ivshmem-plain PCI device;
+#   it is removed with the cluster (on exit, error or Ctrl-C too), and a
+#   directory left by a harness killed outright is removed by the next
+#   run.  Node I is in slot I: pcn.nodes= lists the slots.  A guest may
+#   write into the file through the harness (tests of a damaged
+#   segment): the line "# shm-write ID OFFSET HEX" writes the bytes HEX
+#   (hex digits, at most 64 bytes) at byte OFFSET of the file, once per
+#   ID (a word the guest makes unique).
+#
 #   Every guest gets tsc_early_khz=<the host's TSC rate>: a TCG guest
 #   reads the host's TSC, and without the figure its kernel often fails
 #   to calibrate against the emulated PIT and runs on jiffies.
@@ -54,6 +65,7 @@ VM_MEM=${VM_MEM:-256M}
 VM_SMP=${VM_SMP:-2}
 # VM_QEMU_EXTRA: more QEMU options for every guest (make bench's
 # instruction-counted boots: -icount).
+PCN_SHM_SIZE=${PCN_SHM_SIZE:-32M}
 
 # bridge_works: root can make a namespace with a bridge and a tap here
 # (not so in a container without /dev/net/tun or CAP_SYS_ADMIN).
@@ -87,6 +99,13 @@ if [ "$PCN_NET" = bridge ]; then
 		ip netns del "$_ns" 2>/dev/null
 	done
 fi
+# Shared segments of a harness run that was killed outright.
+for _d in /dev/shm/pcn-shm-[0-9]*-*; do
+	[ -d "$_d" ] || continue
+	_owner=${_d#/dev/shm/pcn-shm-}
+	_owner=${_owner%%-*}
+	kill -0 "$_owner" 2>/dev/null || rm -rf "$_d"
+done
 case "$PCN_NET" in
 bridge | vde) ;;
 *) echo "cluster.sh: PCN_NET must be bridge or vde, not '$PCN_NET'" >&2; exit 2 ;;
@@ -113,6 +132,7 @@ SPLAT_RE+='sleeping function called from invalid context|list_(add|del) corrupti
 CLUSTER_PIDS=()
 CLUSTER_HUB=	# the running cluster's switch socket (a short /tmp path)
 CLUSTER_NS=	# the running cluster's network namespace (PCN_NET=bridge)
+CLUSTER_SHM=	# the running cluster's shared-memory file (PCN_TRANSPORT=shm)
 CLUSTER_SEQ=0	# clusters booted by this harness run (namespace names)
 pids=()		# QEMU pid per node of the running cluster
 boots=()	# boots per node of the running cluster
@@ -128,6 +148,8 @@ cluster_cleanup() {
 	CLUSTER_PIDS=()
 	[ -n "$CLUSTER_HUB" ] && rm -rf "$(dirname "$CLUSTER_HUB")"
 	CLUSTER_HUB=
+	[ -n "$CLUSTER_SHM" ] && rm -rf "$(dirname "$CLUSTER_SHM")"
+	CLUSTER_SHM=
 	# Deleting the namespace takes its bridge and taps with it; a QEMU
 	# that started but was not recorded yet (a signal in between) is
 	# still found in it.
@@ -197,7 +219,11 @@ node_ip() {
 node_list() {	# node_list N: the pcn.nodes= value for N nodes
 	local i list=
 	for ((i = 0; i < $1; i++)); do
-		list+="${list:+,}$(node_ip "$i")"
+		if [ "${PCN_TRANSPORT:-}" = shm ]; then
+			list+="${list:+,}$i"	# slots
+		else
+			list+="${list:+,}$(node_ip "$i")"
+		fi
 	done
 	echo "$list"
 }
@@ -225,6 +251,39 @@ node_key() {	# node_key DIR I
 	[ "$key" != none ] && echo "$key"
 }
 
+# shm_up: make the cluster's shared-memory file (PCN_TRANSPORT=shm).
+shm_up() {
+	local d
+
+	[ "${PCN_TRANSPORT:-}" = shm ] || return 0
+	d=$(mktemp -d "/dev/shm/pcn-shm-$$-XXXXXX") || return 1
+	CLUSTER_SHM=$d/segment
+	truncate -s "$PCN_SHM_SIZE" "$CLUSTER_SHM" || return 1
+}
+
+# shm_args: QEMU's options for the shared segment, if the cluster has one.
+shm_args() {
+	[ -n "$CLUSTER_SHM" ] || return 0
+	echo "-object memory-backend-file,id=pcnshm,mem-path=$CLUSTER_SHM,size=$PCN_SHM_SIZE,share=on" \
+	     "-device ivshmem-plain,memdev=pcnshm"
+}
+
+# shm_write DIR LINE: carry out a guest's "# shm-write ID OFFSET HEX".
+shm_write() {
+	local dir=$1 off hex
+
+	read -r _ _ _ off hex <<<"$2"
+	if [ -z "$CLUSTER_SHM" ] || ! [[ $off =~ ^[0-9]+$ ]] ||
+	   ! [[ $hex =~ ^([0-9a-fA-F]{2}){1,64}$ ]]; then
+		echo "# refused: $2" >> "$dir/events"
+		return
+	fi
+	# shellcheck disable=SC2059 # the format is made of the bytes, on purpose
+	printf "$(echo "$hex" | sed 's/../\\x&/g')" |
+		dd of="$CLUSTER_SHM" bs=1 seek="$off" conv=notrunc status=none
+	echo "# $2 done at $SECONDS s" >> "$dir/events"
+}
+
 # A node is done when it wrote "# done" once per boot.
 node_done() {	# node_done DIR I
 	[ "$(grep -c '^# done' "$1/node$2.results" 2>/dev/null)" -ge "${boots[$2]}" ]
@@ -241,9 +300,9 @@ start_node() {
 	key=$(node_key "$dir" "$i")
 	[ -n "$key" ] && keyarg=(-fw_cfg "name=opt/popcorn/psk,file=$key")
 	boots[i]=$((boots[i] + 1))
-	# shellcheck disable=SC2086 # VM_QEMU_EXTRA: words, on purpose
+	# shellcheck disable=SC2086,SC2046 # VM_QEMU_EXTRA, shm_args: words, on purpose
 	$(net_exec) qemu-system-x86_64 -accel tcg -cpu max -m "$VM_MEM" -smp "$VM_SMP" \
-		${VM_QEMU_EXTRA:-} -nodefaults -no-user-config -display none -no-reboot \
+		${VM_QEMU_EXTRA:-} $(shm_args) -nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$BZIMAGE" -initrd "$INITRD" \
 		-append "$($cmdline_fn "$i") pcn_boot=${boots[i]}" "${keyarg[@]}" \
 		-chardev "file,id=con,path=$dir/node$i.console,append=on" \
@@ -258,8 +317,9 @@ start_node() {
 
 cluster_boot() {
 	local name=$1 n=$2 timeout=$3 cmdline_fn=$4 shuffle=${5:-}
-	local dir=$VMDIR/$name i j deadline alldone alive order
+	local dir=$VMDIR/$name i j deadline alldone alive order line
 	local -a killed=() restarted=()
+	local -A shm_done=()
 
 	pids=()
 	boots=()
@@ -268,6 +328,7 @@ cluster_boot() {
 	mkdir -p "$dir"
 	(umask 077 && head -c 32 /dev/urandom > "$dir/psk") || return 1
 	net_up "$dir" || { cluster_cleanup; return 1; }
+	shm_up || { echo "cannot make the shared-memory file" >&2; cluster_cleanup; return 1; }
 
 	order=$(seq 0 $((n - 1)))
 	[ -n "$shuffle" ] && order=$(echo "$order" | shuf)
@@ -313,6 +374,12 @@ cluster_boot() {
 						>>"$dir/node$j.results.host"
 			fi
 		done
+		# Each write request once, in the order the guests wrote them.
+		while IFS= read -r line; do
+			[ -n "${shm_done[$line]:-}" ] && continue
+			shm_done[$line]=1
+			shm_write "$dir" "$line"
+		done < <(cat "$dir"/node*.results | tr -d '\r' | grep '^# shm-write ')
 		if [ $SECONDS -ge $deadline ]; then
 			for ((i = 0; i < n; i++)); do
 				if ! node_done "$dir" "$i"; then

@@ -22,6 +22,19 @@ stays_offline() {	# stays_offline NID
 	! wait_until 15 node_is_online "$1"
 }
 
+# On shm a local impostor would have to reach the shared segment: the
+# ivshmem device's BAR, whose sysfs file only root may open.
+shm_segment_private() {
+	local dev
+
+	dev=$(grep -l 0x1110 /sys/bus/pci/devices/*/device | head -n 1)
+	dev=${dev%/device}
+	[ -n "$dev" ] && [ -e "$dev/resource2" ] &&
+		! as_user dd if="$dev/resource2" of=/dev/null bs=64 count=1 2>/dev/null &&
+		! as_user dd if=/dev/zero of="$dev/resource2" bs=64 count=1 conv=notrunc 2>/dev/null
+	tap $? "uid 1000 can neither read nor write the shared segment (${dev:-no device}/resource2)"
+}
+
 key_node0() {
 	wait_until 90 node_is_online 1
 	tap $? "node 1 (same key) online (after ${WAITED}s)"
@@ -41,6 +54,12 @@ key_node0() {
 	stays_offline 2
 	tap $? "node 2 (wrong key) never online"
 
+	if [ "$PCN_TRANSPORT" = shm ]; then
+		shm_segment_private
+		popcorn ping 1 --count 10 >/dev/null
+		tap $? "node 1 answers"
+		return
+	fi
 	# A distributed process and a ping series run on node 1 while an
 	# impostor attacks; node 1 starts attacking when pinged.
 	accepts=$(stat_key "${PCN_TRANSPORT}_accepts")
@@ -80,6 +99,10 @@ key_node1() {
 	tap $? "node 0 (same key) online (after ${WAITED}s)"
 	stays_offline 2
 	tap $? "node 2 (wrong key) never online"
+	if [ "$PCN_TRANSPORT" = shm ]; then
+		shm_segment_private
+		return
+	fi
 	# Node 0's ping series has started: attack, over this boot's
 	# transport (pcn_impostor speaks TCP, pcn_rdma_garbage RDMA CM).
 	if [ "$PCN_TRANSPORT" = rdma ]; then

@@ -29,6 +29,9 @@ sane() {
 
 if [ "$nid" = 0 ]; then
 	peer=$(cmdline_param pcn.nodes | cut -d, -f2)
+	# shm lists slots: the TCP ping-pong uses node 1's address on eth0.
+	[ "$PCN_TRANSPORT" = shm ] &&
+		peer=$(cmdline_param ip | cut -d: -f1 | sed 's/\.[0-9]*$/.2/')
 	: > /tmp/bench.out
 	for size in 64 4096 65536; do
 		echo "# bench: round trips of $size bytes, $samples samples each" >&2

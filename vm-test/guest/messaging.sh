@@ -105,6 +105,14 @@ node0() {
 		tap $? "unframeable message ends the connection and is counted"
 		wait_until 30 node_is_online 1
 		tap $? "node 1 reconnected after the frame error (${WAITED}s)"
+	elif [ "$PCN_TRANSPORT" = shm ]; then
+		# Node 1 had the host write an impossible head index into
+		# its ring to us: the ring is refused, the session ends.
+		wait_until 30 stat_at_least 1 shm_frame_errors &&
+			dmesg | grep -q "pcn_shm: ring from node 1 is broken"
+		tap $? "ring with an impossible head (written through the host file) refused, counted and logged"
+		wait_until 30 stat_at_least 1 dropped size_mismatch && node_is_online 1
+		tap $? "message whose header size is not its record's length dropped as size_mismatch, node 1 online"
 	else
 		# Each SEND is one message: a size that is not the
 		# message's own is dropped, the connection stays.
@@ -150,6 +158,7 @@ node0() {
 	kunit_results popcorn_config
 	kunit_results popcorn_ipv4_addr
 	kunit_results popcorn_rdma_place
+	kunit_results popcorn_shm
 	kunit_results popcorn_kmsg
 	kunit_results popcorn_membership
 	kunit_results popcorn_revoke
@@ -168,17 +177,18 @@ node1() {
 	tap $? "sent a ping_response too short for its type to node 0"
 	echo "0 0 40 2 40" > $inject
 	tap $? "sent a ping_request claiming to come from node 2 to node 0"
-	if [ "$PCN_TRANSPORT" = tcp ]; then
-		tcp_attacks
-	else
-		rdma_attacks
-	fi
+	case "$PCN_TRANSPORT" in
+	tcp) tcp_attacks ;;
+	shm) shm_attacks ;;
+	*) rdma_attacks ;;
+	esac
 	echo "0 0 64 1 4294967295" > $inject
 	tap $? "sent an unframeable message (size 4 GiB) to node 0"
 	wait_until 30 node_is_online 0
 	tap $? "connected to node 0 after it dropped the message (${WAITED}s)"
 
-	wait_until 120 node_is_offline 2
+	# Node 0 asks for the kill when its own tests are done.
+	wait_until 300 node_is_offline 2
 	tap $? "node 2 seen offline after it was killed"
 	popcorn ping 0 --size 4096 --count 10 >/dev/null
 	tap $? "node 1 - node 0 traffic keeps working without node 2"
@@ -201,6 +211,21 @@ silent_ended() {
 }
 
 # RDMA CM connection requests to node 0, with pcn_rdma_garbage.
+# The host writes, on our request, an impossible head index (2^31 - 1
+# bytes published) into our ring to node 0 (shm_layout.h): node 0 must
+# refuse the ring and end the session, and we connect again.
+shm_attacks() {
+	# shm_layout slots N ring_bytes R ring_base B ring_stride S ...
+	set -- $(grep '^shm_layout ' /proc/popcorn_stat)
+	off=$(($7 + (1 * $3 + 0) * $9))
+	lost=$(stat_key shm_lost_by_peer)
+	echo "# shm-write ring10head $off ffffff7f"
+	wait_until 30 stat_at_least $((lost + 1)) shm_lost_by_peer
+	tap $? "node 0 ended the session after our ring's head was broken (shm_lost_by_peer $(stat_key shm_lost_by_peer))"
+	wait_until 30 node_is_online 0
+	tap $? "connected to node 0 again after the broken ring (${WAITED}s)"
+}
+
 rdma_attacks() {
 	g=/bin/pcn_rdma_garbage
 	out=$($g nopriv 10.77.0.1 30469 10.77.0.2 1 2>&1)

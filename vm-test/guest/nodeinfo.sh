@@ -15,7 +15,7 @@ bogus_transport|bad_nodes|bad_nid|absent_transport)
 	bogus_transport) want="pcn.transport is not a transport name" ;;
 	bad_nodes) want="pcn.nodes holds an entry the transport does not take" ;;
 	bad_nid) want="pcn.nid is not a position in pcn.nodes" ;;
-	absent_transport) want="transport shm: not built into this kernel" ;;
+	absent_transport) want="transport loop: not built into this kernel" ;;
 	esac
 	n=$(dmesg | grep -c "popcorn: $want .*Popcorn disabled")
 	tap $([ "$n" -eq 1 ]; echo $?) "one log line refuses the configuration: $want"

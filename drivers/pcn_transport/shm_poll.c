@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Popcorn shared-memory transport: the poll thread.  ivshmem-plain has
+ * no interrupt between guests, so one thread per node polls: it reads
+ * the rings of every connected peer, answers session requests, and at
+ * each heartbeat counts up this node's heartbeat, checks the layout
+ * header and watches the peers.
+ *
+ * Polling adapts: after a pass that found work the thread looks again
+ * at once; after an idle pass it sleeps, pcn_shm.poll_min_us at first
+ * and twice as long after each idle pass, up to pcn_shm.poll_max_us.
+ * A send from this node resets the sleep (its answer may follow soon).
+ * The sleeps are usleep_idle_range(): an idle node costs a wake-up per
+ * poll_max_us, and counts no load.  Documentation/popcorn/shm.rst has
+ * the measured cost.
+ */
+#define pr_fmt(fmt) "pcn_shm: " fmt
+
+#include "shm.h"
+
+/* Records taken from one peer per pass: the others get their turn. */
+#define PCN_SHM_RX_BATCH	16
+
+/*
+ * Take one message from @peer's ring and hand it to the core.
+ * Return: 1 for a record taken, 0 for none, -ENOMEM to retry later,
+ * -EPROTO for a broken ring.
+ */
+static int pcn_shm_rx_one(struct pcn_shm_peer *peer)
+{
+	struct pcn_shm_ring *r = &peer->in;
+	struct pcn_kmsg_hdr hdr, *msg;
+	struct pcn_shm_rec rec;
+	unsigned int i, n;
+	size_t front;
+	long avail;
+
+	avail = pcn_shm_ring_avail(r);
+	if (avail <= 0)
+		return avail;
+	/* The producer publishes whole records only. */
+	if (avail < sizeof(rec))
+		return -EPROTO;
+	pcn_shm_ring_read(r, 0, &rec, sizeof(rec));
+	if (rec.seq != r->seq || rec.len > PCN_KMSG_MAX_SIZE ||
+	    rec.len > avail - sizeof(rec))
+		return -EPROTO;
+
+	/* A well-framed record with a bad message: drop it, go on. */
+	if (rec.len < sizeof(hdr)) {
+		pcn_kmsg_count_drop(PCN_DROP_SHORT);
+		goto skip;
+	}
+	/* The header is copied, then checked: the segment may change. */
+	pcn_shm_ring_read(r, sizeof(rec), &hdr, sizeof(hdr));
+	if (hdr.size != rec.len) {
+		pcn_kmsg_count_drop(PCN_DROP_SIZE);
+		goto skip;
+	}
+	msg = pcn_kmsg_rx_alloc(&hdr);
+	if (!msg)
+		return -ENOMEM;
+	front = pcn_kmsg_front_size(&hdr);
+	pcn_shm_ring_read(r, sizeof(rec) + sizeof(hdr), (void *)msg + sizeof(hdr),
+			  front - sizeof(hdr));
+	/* Page data: copied once, from the ring into the page it ends in. */
+	n = pcn_kmsg_rx_npages(&hdr);
+	for (i = 0; i < n; i++) {
+		void *kaddr = kmap_local_page(pcn_kmsg_page(msg, i));
+
+		pcn_shm_ring_read(r, sizeof(rec) + front + i * PAGE_SIZE,
+				  kaddr, PAGE_SIZE);
+		kunmap_local(kaddr);
+	}
+	r->seq++;
+	pcn_shm_ring_consume(r, sizeof(rec) + rec.len);
+	pcn_shm_count(PCN_SHM_MSGS_RECEIVED);
+	pcn_shm_count_add(PCN_SHM_PAGES_RECEIVED, n);
+	pcn_kmsg_process(peer->nid, msg, hdr.size);
+	return 1;
+
+skip:
+	r->seq++;
+	pcn_shm_ring_consume(r, sizeof(rec) + rec.len);
+	return 1;
+}
+
+/* Receive a batch from @peer; true when there was anything. */
+static bool pcn_shm_rx_peer(struct pcn_shm_peer *peer)
+{
+	int n = 0, ret = 0;
+
+	if (!READ_ONCE(peer->rx_on))
+		return false;
+	mutex_lock(&peer->rx_lock);
+	while (n < PCN_SHM_RX_BATCH && READ_ONCE(peer->rx_on)) {
+		ret = pcn_shm_rx_one(peer);
+		if (ret <= 0)
+			break;
+		n++;
+	}
+	if (ret == -EPROTO) {
+		/* Stop reading it now; the connection ends in a work item. */
+		WRITE_ONCE(peer->rx_on, false);
+		pcn_shm_count(PCN_SHM_FRAME_ERRORS);
+		pcn_kmsg_count_drop(PCN_DROP_FRAME);
+		pr_warn("ring from node %d is broken (index or record refused), dropping the connection\n",
+			peer->nid);
+		pcn_shm_drop(peer, PCN_SHM_FRAME_ERRORS);
+	}
+	mutex_unlock(&peer->rx_lock);
+	return n > 0;
+}
+
+static int pcn_shm_poll_thread(void *arg)
+{
+	unsigned long next_beat = jiffies;
+	unsigned int sleep_us = 0;
+	int nid;
+
+	while (!kthread_should_stop()) {
+		bool busy = false;
+
+		if (time_after_eq(jiffies, next_beat)) {
+			pcn_shm_beat();
+			pcn_shm_layout_check();
+			pcn_shm_watch_peers();
+			next_beat = jiffies + msecs_to_jiffies(PCN_SHM_BEAT_MS);
+		}
+		pcn_shm_check_requests();
+		for (nid = 0; nid < pcn_nr_nodes(); nid++)
+			if (nid != pcn_my_nid())
+				busy |= pcn_shm_rx_peer(&pcn_shm_peers[nid]);
+		if (atomic_xchg(&pcn_shm.poll_hot, 0) || busy)
+			sleep_us = 0;
+		if (busy) {
+			cond_resched();
+			continue;
+		}
+		sleep_us = sleep_us ? min(2 * sleep_us, pcn_shm_poll_max_us) :
+				      pcn_shm_poll_min_us;
+		pcn_shm_count(PCN_SHM_POLL_SLEEPS);
+		usleep_idle_range(sleep_us, sleep_us + sleep_us / 4 + 1);
+	}
+	return 0;
+}
+
+/* This node sent something: poll fast for a while. */
+void pcn_shm_poll_kick(void)
+{
+	struct task_struct *t;
+
+	atomic_set(&pcn_shm.poll_hot, 1);
+	/* Task structs are freed after a grace period. */
+	rcu_read_lock();
+	t = READ_ONCE(pcn_shm.poll_task);
+	if (t)
+		wake_up_process(t);
+	rcu_read_unlock();
+}
+
+int pcn_shm_poll_start(void)
+{
+	struct task_struct *t;
+
+	t = kthread_run(pcn_shm_poll_thread, NULL, "pcn_shm_poll");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	WRITE_ONCE(pcn_shm.poll_task, t);
+	return 0;
+}
+
+void pcn_shm_poll_stop(void)
+{
+	struct task_struct *t = pcn_shm.poll_task;
+
+	WRITE_ONCE(pcn_shm.poll_task, NULL);
+	if (t)
+		kthread_stop(t);
+}
+
+/* ->done: any context that may sleep. */
+void pcn_shm_done(struct pcn_kmsg_hdr *msg)
+{
+	pcn_kmsg_rx_free(msg);
+}
