@@ -89,7 +89,7 @@ static void pcn_shm_stop(void)
 		if (nid == pcn_my_nid())
 			continue;
 		cancel_work_sync(&peer->accept_work);
-		pcn_shm_drop(peer, PCN_SHM_NR_COUNTERS);
+		pcn_shm_drop(peer, PCN_SHM_NR_COUNTERS, READ_ONCE(peer->session));
 		flush_work(&peer->lost_work);
 	}
 }

@@ -89,6 +89,8 @@ struct pcn_shm {
 	int my_slot;
 	u64 boot_id;
 	bool layout_ok;			/* the header held ->layout last check */
+	bool layout_known;		/* it was checked once */
+	bool lines_cleared;		/* pcn_shm_clear_lines() was done */
 	struct task_struct *poll_task;
 	atomic_t poll_hot;		/* a send was made: poll fast */
 };
@@ -145,7 +147,10 @@ int pcn_shm_connect(int nid);
 void pcn_shm_check_requests(void);
 void pcn_shm_accept_work(struct work_struct *work);
 void pcn_shm_lost_work(struct work_struct *work);
-void pcn_shm_drop(struct pcn_shm_peer *peer, enum pcn_shm_counter why);
+void pcn_shm_drop(struct pcn_shm_peer *peer, enum pcn_shm_counter why,
+		  u32 session);
+bool pcn_shm_peer_left(struct pcn_shm_peer *peer, u32 session);
+void pcn_shm_clear_lines(void);
 void pcn_shm_disconnect(int nid);
 
 /* shm_send.c */

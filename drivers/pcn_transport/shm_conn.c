@@ -65,6 +65,20 @@ static bool pcn_shm_joined(struct pcn_shm_peer *peer, u32 s)
 	       virt_load_acquire(&peer->out.ctl->session_ack) == s;
 }
 
+/**
+ * pcn_shm_peer_left() - whether @peer's lines no longer show @session
+ * @peer: the peer
+ * @session: the session this node is in
+ *
+ * Then the peer reset its indices for another session (or none): an
+ * index of the old session's that looks impossible is no broken ring.
+ */
+bool pcn_shm_peer_left(struct pcn_shm_peer *peer, u32 session)
+{
+	return READ_ONCE(peer->in.ctl->session) != session ||
+	       READ_ONCE(peer->out.ctl->session_ack) != session;
+}
+
 /* The handshake's view of a connection being set up. */
 struct pcn_shm_hs_conn {
 	struct pcn_shm_peer *peer;
@@ -147,17 +161,29 @@ static void pcn_shm_abort(struct pcn_shm_peer *peer, int err)
  * Handshake done: senders may use the rings, the node is online, then
  * the poll thread reads (so nothing is received from an offline node).
  */
-static void pcn_shm_attach(struct pcn_shm_peer *peer, int arch)
+static int pcn_shm_attach(struct pcn_shm_peer *peer, int arch)
 {
 	mutex_lock(&peer->conn_lock);
+	/* The header went bad during the handshake: no connection. */
+	if (!READ_ONCE(pcn_shm.layout_ok)) {
+		mutex_unlock(&peer->conn_lock);
+		return -EIO;
+	}
 	mutex_lock(&peer->send_lock);
 	peer->state = PCN_SHM_UP;
 	mutex_unlock(&peer->send_lock);
-	pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_OK, arch);
+	if (pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_OK, arch)) {
+		mutex_lock(&peer->send_lock);
+		peer->state = PCN_SHM_HANDSHAKE;
+		mutex_unlock(&peer->send_lock);
+		mutex_unlock(&peer->conn_lock);
+		return -EPROTO;
+	}
 	WRITE_ONCE(peer->rx_on, true);
 	WRITE_ONCE(peer->last_error, 0);
 	mutex_unlock(&peer->conn_lock);
 	pcn_shm_poll_kick();
+	return 0;
 }
 
 /**
@@ -202,8 +228,10 @@ int pcn_shm_connect(int nid)
 
 	hs_conn.session = s;
 	hs_conn.deadline = jiffies + PCN_SHM_ANSWER_TIMEOUT;
+	/* Until the peer joins, its deadline, or it boots again. */
 	while (!pcn_shm_joined(peer, s) &&
-	       time_before(jiffies, hs_conn.deadline))
+	       time_before(jiffies, hs_conn.deadline) &&
+	       pcn_shm_slot_boot(peer->slot) == peer->peer_boot)
 		usleep_range(100, 300);
 	ret = pcn_shm_joined(peer, s) ? pcn_handshake_dial(&hs) : -ETIMEDOUT;
 	if (ret) {
@@ -214,8 +242,13 @@ int pcn_shm_connect(int nid)
 		pcn_shm_abort(peer, ret);
 		return ret;
 	}
+	ret = pcn_shm_attach(peer, hs.arch);
+	if (ret) {
+		pcn_node_event(nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
+		pcn_shm_abort(peer, ret);
+		return ret;
+	}
 	pcn_shm_count(PCN_SHM_CONNECTS);
-	pcn_shm_attach(peer, hs.arch);
 	return 0;
 }
 
@@ -283,8 +316,16 @@ void pcn_shm_accept_work(struct work_struct *work)
 		pcn_shm_abort(peer, ret);
 		return;
 	}
-	pcn_node_event(peer->nid, PCN_PEER_EV_CONNECT, 0);
+	ret = pcn_node_event(peer->nid, PCN_PEER_EV_CONNECT, 0);
+	if (ret) {
+		/* Not offline yet: the dialer tries again. */
+		pcn_handshake_accept(&hs, -EBUSY);
+		pcn_shm_abort(peer, ret);
+		return;
+	}
 	ret = pcn_handshake_accept(&hs, 0);
+	if (!ret)
+		ret = pcn_shm_attach(peer, hs.arch);
 	if (ret) {
 		pcn_node_event(peer->nid, PCN_PEER_EV_HANDSHAKE_FAIL, 0);
 		pr_warn_ratelimited("handshake with node %d failed (%d)\n",
@@ -293,7 +334,6 @@ void pcn_shm_accept_work(struct work_struct *work)
 		return;
 	}
 	pcn_shm_count(PCN_SHM_ACCEPTS);
-	pcn_shm_attach(peer, hs.arch);
 }
 
 static const char *pcn_shm_why(int why)
@@ -341,14 +381,19 @@ void pcn_shm_lost_work(struct work_struct *work)
 	pcn_shm_rings_close(peer);
 	WRITE_ONCE(peer->dying, false);
 	mutex_unlock(&peer->send_lock);
-	mutex_unlock(&peer->conn_lock);
 
 	/* The other causes were counted where they were found. */
 	if (why >= PCN_SHM_LOST_HEARTBEAT && why <= PCN_SHM_LOST_LAYOUT)
 		pcn_shm_count(why);
 	pr_info("connection with node %d ended: %s\n", peer->nid,
 		pcn_shm_why(why));
+	/*
+	 * Offline before conn_lock is released: a new session of the
+	 * peer (accept_work) must not report its CONNECT while the node
+	 * is still online.  The notifiers do not take conn_lock.
+	 */
 	pcn_node_event(peer->nid, PCN_PEER_EV_DISCONNECT, 0);
+	mutex_unlock(&peer->conn_lock);
 	wake_up(&peer->wq);
 }
 
@@ -356,19 +401,25 @@ void pcn_shm_lost_work(struct work_struct *work)
  * pcn_shm_drop() - end @peer's connection, asynchronously
  * @peer: the peer
  * @why: the counter of the cause (its log line says it)
+ * @session: the session the cause was found in: a later one stays
  */
-void pcn_shm_drop(struct pcn_shm_peer *peer, enum pcn_shm_counter why)
+void pcn_shm_drop(struct pcn_shm_peer *peer, enum pcn_shm_counter why,
+		  u32 session)
 {
 	if (READ_ONCE(peer->state) != PCN_SHM_UP)
 		return;
 	WRITE_ONCE(peer->lost_why, why);
-	WRITE_ONCE(peer->lost_session, READ_ONCE(peer->session));
+	WRITE_ONCE(peer->lost_session, session);
 	queue_work(system_unbound_wq, &peer->lost_work);
 }
 
 /* ->disconnect */
 void pcn_shm_disconnect(int nid)
 {
-	if (pcn_nid_valid(nid) && nid != pcn_my_nid())
-		pcn_shm_drop(&pcn_shm_peers[nid], PCN_SHM_NR_COUNTERS);
+	struct pcn_shm_peer *peer;
+
+	if (!pcn_nid_valid(nid) || nid == pcn_my_nid())
+		return;
+	peer = &pcn_shm_peers[nid];
+	pcn_shm_drop(peer, PCN_SHM_NR_COUNTERS, READ_ONCE(peer->session));
 }

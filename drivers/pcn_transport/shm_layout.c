@@ -60,14 +60,18 @@ static int pcn_shm_layout_compute(struct pcn_shm_header *l, size_t size,
 static void pcn_shm_format(void)
 {
 	struct pcn_shm_header *h = pcn_shm.base;
-	struct pcn_shm_header l = pcn_shm.layout;
+	const struct pcn_shm_header *l = &pcn_shm.layout;
+	size_t skip = sizeof(h->magic);
 
-	l.magic = 0;
-	memcpy(h, &l, sizeof(l));
+	/*
+	 * Not the magic: another node formatting at the same time may
+	 * have set it already, and must not see it go back to 0.
+	 */
+	memcpy((void *)h + skip, (const void *)l + skip, sizeof(*l) - skip);
 	/* A node that sees the magic sees the fields: release. */
-	virt_store_release(&h->magic, pcn_shm.layout.magic);
+	virt_store_release(&h->magic, l->magic);
 	pr_info("formatted the shared segment: %u slots, rings of %u bytes\n",
-		l.nslots, l.ring_bytes);
+		l->nslots, l->ring_bytes);
 }
 
 /**
@@ -89,20 +93,30 @@ bool pcn_shm_layout_check(void)
 	/* A private copy: the segment may change while it is looked at. */
 	memcpy(&h, pcn_shm.base, sizeof(h));
 	ok = !memcmp(&h, &pcn_shm.layout, sizeof(h));
-	if (ok == READ_ONCE(pcn_shm.layout_ok))
+	if (pcn_shm.layout_known && ok == READ_ONCE(pcn_shm.layout_ok))
 		return ok;
+	pcn_shm.layout_known = true;
 	WRITE_ONCE(pcn_shm.layout_ok, ok);
 	if (ok) {
 		pr_info("layout header valid: connections may be made\n");
+		/* Only under a valid header do this node's lines mean anything. */
+		if (!pcn_shm.lines_cleared) {
+			pcn_shm_clear_lines();
+			pcn_shm.lines_cleared = true;
+		}
 		return ok;
 	}
 	pcn_shm_count(PCN_SHM_LAYOUT_ERRORS);
 	pr_err("layout header refused (magic %#x version %u slots %u ring bytes %u check %#x%s): no connection until it is valid\n",
 	       h.magic, h.version, h.nslots, h.ring_bytes, h.check,
 	       pcn_shm_header_check(&h) == h.check ? "" : ", bad check");
-	for (nid = 0; nid < pcn_nr_nodes(); nid++)
+	for (nid = 0; nid < pcn_nr_nodes(); nid++) {
+		struct pcn_shm_peer *peer = &pcn_shm_peers[nid];
+
 		if (nid != pcn_my_nid())
-			pcn_shm_drop(&pcn_shm_peers[nid], PCN_SHM_LOST_LAYOUT);
+			pcn_shm_drop(peer, PCN_SHM_LOST_LAYOUT,
+				     READ_ONCE(peer->session));
+	}
 	return ok;
 }
 
@@ -134,6 +148,7 @@ bool pcn_shm_peer_alive(struct pcn_shm_peer *peer)
 void pcn_shm_watch_peers(void)
 {
 	int nid;
+	u32 s;
 
 	for (nid = 0; nid < pcn_nr_nodes(); nid++) {
 		struct pcn_shm_peer *peer = &pcn_shm_peers[nid];
@@ -151,13 +166,15 @@ void pcn_shm_watch_peers(void)
 		if (READ_ONCE(peer->state) != PCN_SHM_UP ||
 		    !READ_ONCE(peer->rx_on))
 			continue;
-		if (!pcn_shm_peer_alive(peer))
-			pcn_shm_drop(peer, PCN_SHM_LOST_HEARTBEAT);
+		s = READ_ONCE(peer->session);
+		if (!READ_ONCE(pcn_shm.layout_ok))
+			pcn_shm_drop(peer, PCN_SHM_LOST_LAYOUT, s);
+		else if (!pcn_shm_peer_alive(peer))
+			pcn_shm_drop(peer, PCN_SHM_LOST_HEARTBEAT, s);
 		else if (boot != peer->peer_boot)
-			pcn_shm_drop(peer, PCN_SHM_LOST_REBOOT);
-		else if (READ_ONCE(peer->in.ctl->session) != peer->session ||
-			 READ_ONCE(peer->out.ctl->session_ack) != peer->session)
-			pcn_shm_drop(peer, PCN_SHM_LOST_BY_PEER);
+			pcn_shm_drop(peer, PCN_SHM_LOST_REBOOT, s);
+		else if (pcn_shm_peer_left(peer, s))
+			pcn_shm_drop(peer, PCN_SHM_LOST_BY_PEER, s);
 	}
 }
 
@@ -181,11 +198,7 @@ int pcn_shm_layout_init(void)
 	pcn_shm.slots = pcn_shm.base + PCN_SHM_SLOTS_OFFSET;
 	pcn_shm.my_slot = pcn_shm_peers[pcn_my_nid()].slot;
 	pcn_shm.boot_id = get_random_u64() | 1;
-	pcn_shm.layout_ok = true;
-	if (!pcn_shm_layout_check())
-		pr_err("staying offline until the layout header is valid\n");
 
-	/* Sessions of an earlier boot of this node end here. */
 	for (nid = 0; nid < pcn_nr_nodes(); nid++) {
 		struct pcn_shm_peer *peer = &pcn_shm_peers[nid];
 		struct pcn_shm_slot *slot = &pcn_shm.slots[peer->slot];
@@ -194,17 +207,36 @@ int pcn_shm_layout_init(void)
 			continue;
 		pcn_shm_ring_init(&peer->out, pcn_shm.my_slot, peer->slot);
 		pcn_shm_ring_init(&peer->in, peer->slot, pcn_shm.my_slot);
-		WRITE_ONCE(peer->out.ctl->session, 0);
-		WRITE_ONCE(peer->in.ctl->session_ack, 0);
 		peer->last_beat = READ_ONCE(slot->heartbeat);
 		peer->last_boot = READ_ONCE(slot->boot_id);
 		/* Requests made for an earlier boot are ignored anyway. */
 		peer->seen_session = READ_ONCE(peer->in.ctl->session);
 	}
+	if (!pcn_shm_layout_check())
+		pr_err("staying offline until the layout header is valid\n");
 	me = &pcn_shm.slots[pcn_shm.my_slot];
 	WRITE_ONCE(me->boot_id, pcn_shm.boot_id);
 	pcn_shm_beat();
 	return 0;
+}
+
+/*
+ * Sessions of an earlier boot of this node end: its lines of every ring
+ * are cleared, once, when the header is first found valid (under
+ * another layout the same offsets would be other rings').
+ */
+void pcn_shm_clear_lines(void)
+{
+	int nid;
+
+	for (nid = 0; nid < pcn_nr_nodes(); nid++) {
+		struct pcn_shm_peer *peer = &pcn_shm_peers[nid];
+
+		if (nid == pcn_my_nid())
+			continue;
+		WRITE_ONCE(peer->out.ctl->session, 0);
+		WRITE_ONCE(peer->in.ctl->session_ack, 0);
+	}
 }
 
 #if IS_ENABLED(CONFIG_POPCORN_KUNIT_TEST)

@@ -10,8 +10,8 @@
  * at once; after an idle pass it sleeps, pcn_shm.poll_min_us at first
  * and twice as long after each idle pass, up to pcn_shm.poll_max_us.
  * A send from this node resets the sleep (its answer may follow soon).
- * The sleeps are usleep_idle_range(): an idle node costs a wake-up per
- * poll_max_us, and counts no load.  Documentation/popcorn/shm.rst has
+ * The sleeps are idle sleeps (TASK_IDLE): an idle node costs a wake-up
+ * per poll_max_us, and counts no load.  Documentation/popcorn/shm.rst has
  * the measured cost.
  */
 #define pr_fmt(fmt) "pcn_shm: " fmt
@@ -89,27 +89,52 @@ skip:
 static bool pcn_shm_rx_peer(struct pcn_shm_peer *peer)
 {
 	int n = 0, ret = 0;
+	u32 session;
 
 	if (!READ_ONCE(peer->rx_on))
 		return false;
 	mutex_lock(&peer->rx_lock);
+	session = READ_ONCE(peer->session);
 	while (n < PCN_SHM_RX_BATCH && READ_ONCE(peer->rx_on)) {
 		ret = pcn_shm_rx_one(peer);
 		if (ret <= 0)
 			break;
 		n++;
 	}
-	if (ret == -EPROTO) {
+	if (ret == -EPROTO && pcn_shm_peer_left(peer, session)) {
+		/* The peer reset the ring for a new session: not broken. */
+		WRITE_ONCE(peer->rx_on, false);
+		pcn_shm_drop(peer, PCN_SHM_LOST_BY_PEER, session);
+	} else if (ret == -EPROTO) {
 		/* Stop reading it now; the connection ends in a work item. */
 		WRITE_ONCE(peer->rx_on, false);
 		pcn_shm_count(PCN_SHM_FRAME_ERRORS);
 		pcn_kmsg_count_drop(PCN_DROP_FRAME);
 		pr_warn("ring from node %d is broken (index or record refused), dropping the connection\n",
 			peer->nid);
-		pcn_shm_drop(peer, PCN_SHM_FRAME_ERRORS);
+		pcn_shm_drop(peer, PCN_SHM_FRAME_ERRORS, session);
 	}
 	mutex_unlock(&peer->rx_lock);
 	return n > 0;
+}
+
+/*
+ * Sleep @us (an idle sleep, no load counted), or less when this node
+ * sends meanwhile: pcn_shm_poll_kick() wakes the thread, which
+ * usleep_idle_range() would not let end its sleep early.
+ */
+static void pcn_shm_poll_sleep(unsigned int us)
+{
+	ktime_t t = ns_to_ktime((u64)us * NSEC_PER_USEC);
+
+	pcn_shm_count(PCN_SHM_POLL_SLEEPS);
+	set_current_state(TASK_IDLE);
+	/* After the state: a kick from here on ends the sleep. */
+	if (atomic_read(&pcn_shm.poll_hot) || kthread_should_stop()) {
+		__set_current_state(TASK_RUNNING);
+		return;
+	}
+	schedule_hrtimeout_range(&t, us / 4 + 1, HRTIMER_MODE_REL);
 }
 
 static int pcn_shm_poll_thread(void *arg)
@@ -139,8 +164,7 @@ static int pcn_shm_poll_thread(void *arg)
 		}
 		sleep_us = sleep_us ? min(2 * sleep_us, pcn_shm_poll_max_us) :
 				      pcn_shm_poll_min_us;
-		pcn_shm_count(PCN_SHM_POLL_SLEEPS);
-		usleep_idle_range(sleep_us, sleep_us + sleep_us / 4 + 1);
+		pcn_shm_poll_sleep(sleep_us);
 	}
 	return 0;
 }

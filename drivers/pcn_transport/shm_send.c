@@ -22,7 +22,7 @@
  * The consumer is another machine, which frees room without telling:
  * poll, with short sleeps.
  *
- * Return: 0, -ECONNRESET when the connection is being dropped,
+ * Return: 0, -EHOSTDOWN when the connection is being dropped,
  * -EPROTO for a broken ring, -ETIMEDOUT past @deadline.
  */
 int pcn_shm_wait_room(struct pcn_shm_peer *peer, size_t len,
@@ -32,7 +32,7 @@ int pcn_shm_wait_room(struct pcn_shm_peer *peer, size_t len,
 
 	for (;;) {
 		if (READ_ONCE(peer->dying))
-			return -ECONNRESET;
+			return -EHOSTDOWN;
 		if (pcn_shm_ring_room(&peer->out, &bad) >= len)
 			return 0;
 		if (bad)
@@ -55,6 +55,7 @@ int pcn_shm_send_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 	struct pcn_shm_peer *peer;
 	struct pcn_shm_rec rec;
 	unsigned int i;
+	u32 session;
 	int ret;
 
 	if (!pcn_nid_valid(nid) || nid == pcn_my_nid())
@@ -64,12 +65,19 @@ int pcn_shm_send_pages(int nid, struct pcn_kmsg_hdr *msg, size_t size,
 	peer = &pcn_shm_peers[nid];
 
 	mutex_lock(&peer->send_lock);
+	session = peer->session;
+	/* -EHOSTDOWN: the connection is gone (see kmsg_vital.c). */
 	if (peer->state != PCN_SHM_UP) {
-		ret = -ENOTCONN;
+		ret = -EHOSTDOWN;
 		goto out;
 	}
 	ret = pcn_shm_wait_room(peer, sizeof(rec) + len,
 				jiffies + PCN_SHM_SEND_TIMEOUT);
+	/* A tail of the peer's next session is no broken ring. */
+	if (ret == -EPROTO && pcn_shm_peer_left(peer, session)) {
+		pcn_shm_drop(peer, PCN_SHM_LOST_BY_PEER, session);
+		ret = -EHOSTDOWN;
+	}
 	if (ret)
 		goto out;
 	rec.len = len;
@@ -91,7 +99,8 @@ out:
 			pr_warn_ratelimited("send to node %d failed (%d), dropping the connection\n",
 					    nid, ret);
 			pcn_shm_drop(peer, ret == -EPROTO ?
-				     PCN_SHM_FRAME_ERRORS : PCN_SHM_SEND_ERRORS);
+				     PCN_SHM_FRAME_ERRORS : PCN_SHM_SEND_ERRORS,
+				     session);
 		}
 		return ret;
 	}
