@@ -152,7 +152,7 @@ qemu_ticks() {	# qemu_ticks DIR: CPU clock ticks of the cluster's QEMUs
 }
 wait_marker() {	# wait_marker FILE LINE PID: until FILE has LINE or PID ends
 	while kill -0 "$3" 2>/dev/null; do
-		tr -d '\r' < "$1" 2>/dev/null | grep -qx "$2" && return 0
+		[ -f "$1" ] && tr -d '\r' < "$1" | grep -qx "$2" && return 0
 		sleep 0.2
 	done
 	return 1

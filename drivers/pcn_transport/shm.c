@@ -59,6 +59,9 @@ MODULE_PARM_DESC(poll_min_us, "First sleep (us) of the poll thread after an idle
 unsigned int pcn_shm_poll_max_us = 2000;
 module_param_named(poll_max_us, pcn_shm_poll_max_us, uint, 0644);
 MODULE_PARM_DESC(poll_max_us, "Longest sleep (us) of the poll thread when idle");
+unsigned int pcn_shm_poll_idle_us = 10000;
+module_param_named(poll_idle_us, pcn_shm_poll_idle_us, uint, 0644);
+MODULE_PARM_DESC(poll_idle_us, "Longest sleep (us) of the poll thread after a second without traffic");
 
 /* ->parse_addr: a slot number. */
 static int pcn_shm_parse_addr(const char *s, size_t len,

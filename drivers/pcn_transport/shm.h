@@ -100,6 +100,7 @@ extern struct pcn_shm_peer pcn_shm_peers[POPCORN_MAX_NODES];
 extern unsigned int pcn_shm_dead_ms;
 extern unsigned int pcn_shm_poll_min_us;
 extern unsigned int pcn_shm_poll_max_us;
+extern unsigned int pcn_shm_poll_idle_us;
 
 enum pcn_shm_counter {
 	PCN_SHM_CONNECTS,		/* connections dialed */

@@ -8,11 +8,13 @@
  *
  * Polling adapts: after a pass that found work the thread looks again
  * at once; after an idle pass it sleeps, pcn_shm.poll_min_us at first
- * and twice as long after each idle pass, up to pcn_shm.poll_max_us.
- * A send from this node resets the sleep (its answer may follow soon).
- * The sleeps are idle sleeps (TASK_IDLE): an idle node costs a wake-up
- * per poll_max_us, and counts no load.  Documentation/popcorn/shm.rst has
- * the measured cost.
+ * and twice as long after each idle pass, up to pcn_shm.poll_max_us,
+ * and once nothing came for PCN_SHM_IDLE_AFTER_MS, up to
+ * pcn_shm.poll_idle_us.  A send from this node wakes it and resets the
+ * sleep (its answer may follow soon).  The sleeps are idle sleeps
+ * (TASK_IDLE): an idle node costs a wake-up per poll_idle_us, and
+ * counts no load.  Documentation/popcorn/shm.rst has the measured
+ * cost.
  */
 #define pr_fmt(fmt) "pcn_shm: " fmt
 
@@ -20,6 +22,8 @@
 
 /* Records taken from one peer per pass: the others get their turn. */
 #define PCN_SHM_RX_BATCH	16
+/* Quiet this long, a node sleeps up to poll_idle_us between polls. */
+#define PCN_SHM_IDLE_AFTER_MS	1000
 
 /*
  * Take one message from @peer's ring and hand it to the core.
@@ -139,8 +143,8 @@ static void pcn_shm_poll_sleep(unsigned int us)
 
 static int pcn_shm_poll_thread(void *arg)
 {
-	unsigned long next_beat = jiffies;
-	unsigned int sleep_us = 0;
+	unsigned long next_beat = jiffies, last_work = jiffies;
+	unsigned int sleep_us = 0, cap;
 	int nid;
 
 	while (!kthread_should_stop()) {
@@ -156,13 +160,18 @@ static int pcn_shm_poll_thread(void *arg)
 		for (nid = 0; nid < pcn_nr_nodes(); nid++)
 			if (nid != pcn_my_nid())
 				busy |= pcn_shm_rx_peer(&pcn_shm_peers[nid]);
-		if (atomic_xchg(&pcn_shm.poll_hot, 0) || busy)
+		if (atomic_xchg(&pcn_shm.poll_hot, 0) || busy) {
 			sleep_us = 0;
+			last_work = jiffies;
+		}
 		if (busy) {
 			cond_resched();
 			continue;
 		}
-		sleep_us = sleep_us ? min(2 * sleep_us, pcn_shm_poll_max_us) :
+		cap = time_after(jiffies, last_work +
+				 msecs_to_jiffies(PCN_SHM_IDLE_AFTER_MS)) ?
+		      pcn_shm_poll_idle_us : pcn_shm_poll_max_us;
+		sleep_us = sleep_us ? min(2 * sleep_us, cap) :
 				      pcn_shm_poll_min_us;
 		pcn_shm_poll_sleep(sleep_us);
 	}

@@ -26,8 +26,8 @@ if [ "$nid" = 0 ]; then
 	tap $? "no Popcorn message sent while idle ($((m1 - m0)))"
 	if [ "$PCN_TRANSPORT" = shm ]; then
 		per_s=$(((s1 - s0) / secs))
-		# poll_max_us 2000: at most about 500 wake-ups a second.
-		[ "$per_s" -gt 0 ] && [ "$per_s" -le 600 ]
+		# poll_idle_us 10000: about 100 wake-ups a second.
+		[ "$per_s" -gt 0 ] && [ "$per_s" -le 150 ]
 		tap $? "the idle poll thread woke $per_s times a second"
 		echo "# bench idle_poll_wakeups per_s 1 $per_s $per_s $per_s"
 	fi
