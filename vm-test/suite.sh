@@ -293,7 +293,10 @@ hang() {
 if [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" harness-timeout "* ]]; then
 	echo "# scenario harness-timeout: 1 node that hangs, 15 s timeout"
 	start=$SECONDS
-	cluster_boot harness-timeout 1 15 hang
+	# With a shared-memory file when shm is tested: it must go too.
+	shm_tested=
+	[[ " ${TRANSPORTS:-tcp} " == *" shm "* ]] && shm_tested=1
+	PCN_TRANSPORT=${shm_tested:+shm} cluster_boot harness-timeout 1 15 hang
 	host_check $([ $? -ne 0 ]; echo $?) "cluster_boot reports a guest that did not finish"
 	host_check $([ $((SECONDS - start)) -lt 40 ]; echo $?) "hung guest killed at the timeout ($((SECONDS - start)) s)"
 	grep -q "killed" "$VMDIR/harness-timeout/node0.results.host" 2>/dev/null
@@ -301,6 +304,12 @@ if [ -z "${SCENARIOS:-}" ] || [[ " $SCENARIOS " == *" harness-timeout "* ]]; the
 	host_check $(! pgrep -f "$VMDIR/harness-timeout/" >/dev/null; echo $?) "no QEMU or vde_switch process left"
 	host_check $(! ip netns list 2>/dev/null | grep -q "^pcn-$$-"; echo $?) \
 		"no network namespace of this run left"
+	if [ -n "$shm_tested" ]; then
+		grep -q "pcn_shm .*shared segment of" "$VMDIR/harness-timeout/node0.console"
+		host_check $? "the guest had the cluster's shared-memory device"
+		host_check $(! ls -d /dev/shm/pcn-shm-$$-* >/dev/null 2>&1; echo $?) \
+			"no shared-memory file of this run left"
+	fi
 fi
 
 [ "$SPLATS_TOTAL" -gt 0 ] && echo "# kernel report lines in all consoles: $SPLATS_TOTAL"
