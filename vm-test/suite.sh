@@ -179,6 +179,14 @@ for transport in ${TRANSPORTS:-tcp}; do
 	}
 	run_scenario "$transport-migrate" 3 migrate3
 
+	# Programs written for popcorn-kernel-lib: its API, and the system
+	# calls of a migrated thread.
+	unmodified2() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=unmodified"
+	}
+	run_scenario "$transport-unmodified" 2 unmodified2
+
 	# One multithreaded process on three nodes at once.
 	dsm3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \

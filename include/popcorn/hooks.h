@@ -181,11 +181,11 @@ pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 }
 
 /*
- * do_syscall_64(): a thread running away from its origin makes only the
- * system calls that act right there or that Popcorn runs at the origin;
- * the others fail with -EOPNOTSUPP rather than act on the remote node's
- * own files, ids or signal actions.  Returns the number of the call to
- * run, or -1 when Popcorn answered it (result in regs->ax).
+ * do_syscall_64(): a system call of a thread running away from its
+ * origin is made here when it is right here, else by its shadow at the
+ * origin, or refused (kernel/popcorn/remote_syscalls.c).  Returns the
+ * number of the call to run, or -1 when Popcorn answered it (result in
+ * regs->ax).
  */
 static __always_inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
 {

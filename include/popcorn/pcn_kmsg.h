@@ -43,6 +43,9 @@ enum pcn_kmsg_type {
 	PCN_KMSG_TYPE_FUTEX_DONE,
 	PCN_KMSG_TYPE_VMA_DROP,		/* origin -> remote: VMAs changed */
 	PCN_KMSG_TYPE_VMA_DROPPED,
+	PCN_KMSG_TYPE_SYSCALL,		/* remote -> origin: any system call */
+	PCN_KMSG_TYPE_SYSCALL_DONE,
+	PCN_KMSG_TYPE_SYSCALL_INTR,	/* remote -> origin: interrupt it */
 	PCN_KMSG_TYPE_MAX
 };
 
@@ -156,6 +159,7 @@ struct pcn_kmsg_wait {
 	int nid;
 	u16 resp_type;
 	bool placing;		/* the transport holds pages for it */
+	bool answered;		/* done was waited for already */
 };
 
 /*
@@ -178,6 +182,9 @@ int pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid, void *req,
 			   size_t size, enum pcn_kmsg_type resp_type);
 int pcn_kmsg_request_end(struct pcn_kmsg_wait *w, unsigned long deadline,
 			 struct pcn_kmsg_hdr **resp);
+int pcn_kmsg_request_end_killable(struct pcn_kmsg_wait *w,
+				  struct pcn_kmsg_hdr **resp);
+int pcn_kmsg_request_wait_interruptible(struct pcn_kmsg_wait *w);
 /* Answer request @req with @resp (type and size set by the caller). */
 int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 		   size_t size);

@@ -132,6 +132,8 @@ void pcn_pages_release(struct remote_context *ctx);
 /* migrate.c */
 /* Handler of every message type that is served by a shadow. */
 void pcn_handle_shadow_msg(int nid, struct pcn_kmsg_hdr *msg);
+/* SYSCALL_INTR: interrupt the system call a shadow makes. */
+void pcn_handle_syscall_intr(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_migrate_node_offline(int nid);
 int pcn_remote_thread_start(struct remote_context *ctx,
 			    struct pcn_kmsg_hdr *msg, pid_t *pid);

@@ -283,4 +283,51 @@ struct pcn_futex_msg {
 } __packed;
 PCN_SHADOW_MSG(pcn_futex_msg);
 
+/*
+ * SYSCALL (remote -> origin shadow): system call @nr of the thread with
+ * its six argument registers, for the shadow to make at the origin
+ * (syscall_forward.c).  @seq names the call for SYSCALL_INTR.  With
+ * PCN_SYSCALL_REGS, @regs are the thread's user registers, which a task
+ * the call creates starts from (clone, fork); else they are zero.
+ */
+#define PCN_SYSCALL_REGS	0x1
+/* SYSCALL_DONE: @creds are the thread's, changed by the call. */
+#define PCN_SYSCALL_CREDS	0x2
+
+struct pcn_syscall_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	u32 nr;
+	u32 flags;		/* PCN_SYSCALL_REGS */
+	u64 seq;
+	u64 args[6];
+	struct pcn_uregs regs;
+} __packed;
+PCN_SHADOW_MSG(pcn_syscall_msg);
+
+/* SYSCALL_DONE (origin shadow -> remote): the call's result. */
+struct pcn_syscall_done {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	u32 nr;
+	u32 flags;		/* PCN_SYSCALL_CREDS */
+	u64 seq;
+	s64 ret;
+	struct pcn_creds creds;
+} __packed;
+
+/*
+ * SYSCALL_INTR (remote -> origin): a signal came for the thread while
+ * its shadow makes call @seq: interrupt it as the signal would have.
+ */
+struct pcn_syscall_intr {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	u64 seq;
+} __packed;
+PCN_SHADOW_MSG(pcn_syscall_intr);
+
 #endif /* _POPCORN_MESSAGES_H */

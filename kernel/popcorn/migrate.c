@@ -43,6 +43,7 @@
 #include "kmsg_internal.h"
 #include "messages.h"
 #include "regs.h"
+#include "syscall_forward.h"
 #include "trace.h"
 
 /*
@@ -67,6 +68,10 @@ struct pcn_shadow {
 	struct list_head msgs;		/* under the xa_lock of pcn_shadows */
 	unsigned int queued;		/* entries of msgs */
 	wait_queue_head_t wq;
+	struct task_struct *task;	/* the shadow */
+	/* Under the xa_lock: SYSCALL_INTR (syscall_forward.c). */
+	u64 serving;			/* seq of the call being made, or 0 */
+	u64 interrupt;			/* seq of a call to interrupt */
 };
 
 struct pcn_shadow_item {
@@ -88,6 +93,8 @@ static void pcn_shadow_reject(int nid, struct pcn_kmsg_hdr *msg, int err)
 		pcn_file_write_reply(nid, msg, err);
 	if (msg->type == PCN_KMSG_TYPE_FUTEX)
 		pcn_futex_reply(nid, msg, err);
+	if (msg->type == PCN_KMSG_TYPE_SYSCALL)
+		pcn_syscall_reply(nid, msg, err);
 	pcn_kmsg_done(msg);
 }
 
@@ -181,6 +188,42 @@ void pcn_migrate_node_offline(int nid)
 	xa_unlock(&pcn_shadows);
 }
 
+/* Remote -> origin: interrupt the call the shadow makes (SYSCALL_INTR). */
+void pcn_handle_syscall_intr(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_syscall_intr *m = (struct pcn_syscall_intr *)msg;
+	struct pcn_shadow *sh;
+
+	xa_lock(&pcn_shadows);
+	sh = m->shadow_pid > 0 ? xa_load(&pcn_shadows, m->shadow_pid) : NULL;
+	if (sh && sh->nid == nid && sh->ctx->id == m->ctx_id && m->seq) {
+		if (sh->serving == m->seq)
+			set_notify_signal(sh->task);
+		else		/* not begun yet, or over: noted */
+			sh->interrupt = m->seq;
+	}
+	xa_unlock(&pcn_shadows);
+	pcn_kmsg_done(msg);
+}
+
+/* Make the call of SYSCALL @item, interruptible by SYSCALL_INTR. */
+static void pcn_shadow_syscall(struct pcn_shadow *sh,
+			       struct pcn_shadow_item *item)
+{
+	u64 seq = ((struct pcn_syscall_msg *)item->msg)->seq;
+
+	xa_lock(&pcn_shadows);
+	sh->serving = seq;
+	if (seq && sh->interrupt == seq)
+		set_notify_signal(current);
+	xa_unlock(&pcn_shadows);
+	pcn_syscall_serve(sh->ctx, item->nid, sh->remote_pid, item->msg);
+	xa_lock(&pcn_shadows);
+	sh->serving = 0;
+	xa_unlock(&pcn_shadows);
+	kfree(item);
+}
+
 static bool pcn_task_back_ok(struct pcn_shadow *sh, struct pcn_task_msg *m)
 {
 	return m->remote_pid == sh->remote_pid && pcn_regs_valid(&m->regs) &&
@@ -200,6 +243,8 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 	int next;
 
 	for (;;) {
+		/* An interruption that came after its call ended. */
+		clear_notify_signal();
 		if (wait_event_interruptible(sh->wq, pcn_shadow_pending(sh))) {
 			if (fatal_signal_pending(current)) {
 				/* Its exit ends the worker and threads there. */
@@ -232,6 +277,9 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 		case PCN_KMSG_TYPE_FUTEX:
 			pcn_futex_serve(item->nid, item->msg);
 			kfree(item);
+			continue;
+		case PCN_KMSG_TYPE_SYSCALL:
+			pcn_shadow_syscall(sh, item);
 			continue;
 		case PCN_KMSG_TYPE_TASK_BACK:
 			tm = (struct pcn_task_msg *)item->msg;
@@ -281,6 +329,7 @@ again:
 	if (ret)
 		return ret;
 	sh.ctx = current->mm->remote;
+	sh.task = current;
 	sh.lost = false;
 	INIT_LIST_HEAD(&sh.msgs);
 	init_waitqueue_head(&sh.wq);
@@ -353,9 +402,14 @@ static long pcn_migrate_from_origin(int nid,
 		}
 		nid = next;
 		pcn_regs_save(&m->regs, NULL);
+		m->regs.ax = current_pt_regs()->ax;
 	}
 	kfree(m);
-	return ret;
+	/*
+	 * Back: the thread goes on with the registers it came with, rax
+	 * included, which is this call's return value.
+	 */
+	return ret ? ret : current_pt_regs()->ax;
 }
 
 /* ---- remote: the migrated thread --------------------------------------- */
@@ -429,9 +483,14 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 	return 0;
 }
 
-/* A call at a remote: hand the thread back to its shadow at the origin. */
+/*
+ * A call at a remote: hand the thread back to its shadow at the origin.
+ * With @restart, the thread is to make its current system call again
+ * there: its registers are rewound to it, as for a restarted call.
+ */
 static long pcn_migrate_back(int nid,
-			     const struct popcorn_regset_x86_64 *uregs)
+			     const struct popcorn_regset_x86_64 *uregs,
+			     bool restart)
 {
 	struct remote_context *ctx = current->remote;
 	struct pcn_task_msg *m;
@@ -449,6 +508,10 @@ static long pcn_migrate_back(int nid,
 	m->remote_pid = task_pid_nr(current);
 	m->forward_nid = nid == ctx->origin_nid ? -1 : nid;
 	pcn_regs_save(&m->regs, uregs);
+	if (restart) {
+		m->regs.ax = current_pt_regs()->orig_ax;
+		m->regs.ip -= 2;	/* the syscall instruction */
+	}
 	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
 	kfree(m);
 	trace_pcn_migrate("back", ctx->origin_nid, task_pid_nr(current), ret);
@@ -465,16 +528,22 @@ long pcn_migrate(int nid, const struct popcorn_regset_x86_64 *uregs)
 	struct remote_context *ctx = READ_ONCE(current->mm->remote);
 
 	if (current->remote && !current->remote->at_origin)
-		return pcn_migrate_back(nid, uregs);
+		return pcn_migrate_back(nid, uregs, false);
 	/* A thread created at a remote has no shadow at the origin. */
 	if (current->is_worker || (ctx && !ctx->at_origin))
 		return -EOPNOTSUPP;
 	return pcn_migrate_from_origin(nid, uregs);
 }
 
+int pcn_migrate_back_restart(void)
+{
+	return pcn_migrate_back(current->remote->origin_nid, NULL, true);
+}
+
 void pcn_thread_status(struct popcorn_thread_status *st)
 {
 	st->current_nid = pcn_my_nid();
+	st->proposed_nid = -1;
 	if (current->remote && !current->remote->at_origin) {
 		st->peer_nid = current->peer_nid;
 		st->peer_pid = current->peer_pid;

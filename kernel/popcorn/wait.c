@@ -37,6 +37,7 @@ static int __pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid,
 	int ret;
 
 	init_completion(&w->done);
+	w->answered = false;
 	w->nid = nid;
 	w->resp_type = resp_type;
 	w->error = 0;
@@ -111,7 +112,7 @@ static int __pcn_kmsg_request_end(struct pcn_kmsg_wait *w,
 	if (!w->id)
 		return w->error;
 	if (killable) {
-		if (wait_for_completion_killable(&w->done))
+		if (!w->answered && wait_for_completion_killable(&w->done))
 			ret = -EINTR;
 	} else {
 		left = (long)(deadline - jiffies);
@@ -164,6 +165,42 @@ int pcn_kmsg_request_end(struct pcn_kmsg_wait *w, unsigned long deadline,
 			 struct pcn_kmsg_hdr **resp)
 {
 	return __pcn_kmsg_request_end(w, deadline, false, resp);
+}
+
+/**
+ * pcn_kmsg_request_end_killable() - pcn_kmsg_request_end() without a
+ *	deadline, ended by a fatal signal with -EINTR
+ * @w: its wait
+ * @resp: set to the response on success
+ *
+ * Return: as pcn_kmsg_request_killable().
+ */
+int pcn_kmsg_request_end_killable(struct pcn_kmsg_wait *w,
+				  struct pcn_kmsg_hdr **resp)
+{
+	return __pcn_kmsg_request_end(w, 0, true, resp);
+}
+
+/**
+ * pcn_kmsg_request_wait_interruptible() - wait for a request begun with
+ *	pcn_kmsg_request_begin() until it is answered or a signal comes
+ * @w: its wait
+ *
+ * The wait stays registered: end it with pcn_kmsg_request_end() or
+ * pcn_kmsg_request_end_killable() in every case.
+ *
+ * Return: 0 when the answer (or the error) is in, -ERESTARTSYS when a
+ * signal is pending first.
+ */
+int pcn_kmsg_request_wait_interruptible(struct pcn_kmsg_wait *w)
+{
+	if (!w->id || w->answered)
+		return 0;
+	/* The completion is consumed: the end must not wait for it again. */
+	if (wait_for_completion_interruptible(&w->done))
+		return -ERESTARTSYS;
+	w->answered = true;
+	return 0;
 }
 
 int pcn_kmsg_request(int nid, void *req, size_t size,

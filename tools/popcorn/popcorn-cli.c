@@ -26,10 +26,9 @@
 static int cmd_nodes(void)
 {
 	struct popcorn_node_info ni[MAX_POPCORN_NODES];
-	int my_nid = popcorn_current_nid();
-	int nid, online = 0;
+	int nid, my_nid, online = 0;
 
-	if (popcorn_get_node_info(ni)) {
+	if (popcorn_get_node_info(&my_nid, ni)) {
 		fprintf(stderr, "popcorn: get_node_info: %s\n", strerror(errno));
 		return 1;
 	}

@@ -2,15 +2,22 @@
 /*
  * libpopcorn: user-space API of Popcorn distributed thread execution.
  *
- * Source-compatible with the popcorn-kernel-lib API (migrate(),
- * popcorn_get_status(), popcorn_current_nid(), popcorn_get_node_info(),
- * popcorn_gettid()), plus thin wrappers of the three system calls that
- * return -1 and set errno like syscall(2).
+ * The functions, structures and return conventions are those of the
+ * popcorn-kernel-lib library, so its programs build unchanged against
+ * this library (they include "migrate.h", which includes this header and
+ * adds that library's helper macros).  On top of it come thin wrappers
+ * of the system calls, popcorn_sys_*(), which return -1 and set errno
+ * like syscall(2).  Documentation/popcorn/syscalls.rst maps each
+ * function to the system call it makes.
  */
 #ifndef _POPCORN_H_
 #define _POPCORN_H_
 
 #include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define MAX_POPCORN_NODES	32
 
@@ -18,6 +25,7 @@
 #define POPCORN_SYS_MIGRATE		451
 #define POPCORN_SYS_GET_THREAD_STATUS	452
 #define POPCORN_SYS_GET_NODE_INFO	453
+#define POPCORN_SYS_PROPOSE_MIGRATION	454
 
 /*
  * madvise() advice: give the pages of a range that this node holds back
@@ -33,10 +41,10 @@ enum popcorn_node_status {
 };
 
 enum popcorn_arch_types {
+	POPCORN_NODE_UNKNOWN = -1,
 	POPCORN_NODE_AARCH64 = 0,
 	POPCORN_NODE_X86 = 1,
 	POPCORN_NODE_PPC64 = 2,
-	POPCORN_NODE_UNKNOWN,
 };
 
 struct popcorn_node_info {
@@ -47,41 +55,77 @@ struct popcorn_node_info {
 
 struct popcorn_thread_status {
 	int current_nid;
-	int proposed_nid;	/* always -1: no migration proposals */
+	int proposed_nid;	/* -1: no migration proposed */
 	int peer_nid;
 	int peer_pid;
 };
 
 /*
- * Migrate the calling thread to node @nid, then run @callback(@arg)
- * there.  The kernel carries the thread's registers (the system call is
- * made with a NULL register set), so C code continues after the call.
- * On failure errno tells why (EINVAL, EBUSY, EAGAIN, ENODEV, and
- * EOPNOTSUPP while thread migration is not implemented) and the thread
- * stays where it is; @callback still runs, as in popcorn-kernel-lib.
+ * Migrate the calling thread to node @nid (-1: the node proposed for it
+ * by popcorn_propose_migration()), then run @callback(@arg) there.  The
+ * kernel carries the thread's registers, so C code continues after the
+ * call on the other node.
+ *
+ * Return: 0 once the thread runs at @nid (and the callback has run);
+ * else an errno value, positive (EINVAL, EBUSY, EAGAIN, ENODEV, ...),
+ * the thread stays where it is and the callback does not run.  errno
+ * itself is left as it was.
  */
-void migrate(int nid, void (*callback)(void *), void *arg);
+int migrate(int nid, void (*callback)(void *), void *callback_param);
 
-/* Migrate the calling thread to @nid: 0, or -1 with errno set. */
+/* migrate(@nid, NULL, NULL). */
 int popcorn_migrate(int nid);
+
+/*
+ * Run migrate(node, ...) with the node that the thread schedule (the
+ * file named by $POPCORN_THREAD_SCHEDULE, else thread-schedule.txt)
+ * gives @popcorn_tid in @region; node 0 without a schedule.
+ */
+void migrate_schedule(size_t region, int popcorn_tid,
+		      void (*callback)(void *), void *callback_data);
+
+static inline void popcorn_migrate_schedule(size_t region, int popcorn_tid)
+{
+	migrate_schedule(region, popcorn_tid, NULL, NULL);
+}
 
 /* 0, or -1 with errno set. */
 int popcorn_get_status(struct popcorn_thread_status *status);
 
 /* Node the calling thread runs on, -1 if Popcorn is not available. */
-int popcorn_current_nid(void);
+static inline int popcorn_current_nid(void)
+{
+	struct popcorn_thread_status status;
+
+	if (popcorn_get_status(&status))
+		return -1;
+	return status.current_nid;
+}
 
 /*
- * Fill @info[0 .. MAX_POPCORN_NODES-1], indexed by node id.
+ * Ask thread @tid (0: the caller) to migrate to @nid the next time it
+ * returns to user space.  0, or -1 with errno set (ESRCH, EPERM, EINVAL).
+ */
+int popcorn_propose_migration(int tid, int nid);
+
+/*
+ * Write this node's id to *@current_nid and fill
+ * @info[0 .. MAX_POPCORN_NODES-1], indexed by node id.
  * Return: 0, or -1 with errno set.
  */
-int popcorn_get_node_info(struct popcorn_node_info *info);
+int popcorn_get_node_info(int *current_nid, struct popcorn_node_info *info);
 
+/* syscall(SYS_gettid). */
 int popcorn_gettid(void);
 
 /* Raw system calls: kernel semantics, -1 and errno on error. */
 int popcorn_sys_migrate(int nid, void *uregs);
 int popcorn_sys_get_thread_status(void *kernel_status);
 int popcorn_sys_get_node_info(int *my_nid, void *kernel_info, int len);
+int popcorn_sys_propose_migration(int tid, int nid);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _POPCORN_H_ */

@@ -150,7 +150,7 @@ blocked_tasks_diag() {
 		state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "$p/status" 2>/dev/null)
 		comm=$(cat "$p/comm" 2>/dev/null)
 		[ "$state" = D ] || { [ "$state" = S ] && case "$comm" in
-			kworker*|pcn*|test_*) true ;; *) false ;; esac; } || continue
+			kworker*|pcn*|test_*|plib_*) true ;; *) false ;; esac; } || continue
 		echo "# task ${p#/proc/} $comm state $state wchan $(cat "$p/wchan" 2>/dev/null)"
 		[ "$state" = D ] || [ "${comm#kworker}" != "$comm" ] || continue
 		sed 's/^/#   /' "$p/stack" 2>/dev/null | head -n 12

@@ -41,6 +41,7 @@ struct popcorn_thread_status {
 	int current_nid;	/* node the calling thread runs on */
 	int peer_nid;		/* node of its counterpart thread */
 	__kernel_pid_t peer_pid; /* tid of the counterpart on peer_nid */
+	int proposed_nid;	/* node proposed for it, -1: none */
 };
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A test in the style of popcorn-kernel-lib's "mt": written against its
- * API only (popcorn.h, migrate(nid, callback, arg)), so it shows that
+ * API only (migrate.h, migrate(nid, callback, arg)), so it shows that
  * such programs build against libpopcorn unchanged.
  *
  *   plib_mt [THREADS [ROUNDS [SLEEP_MS]]]     defaults 32 100 1000
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "popcorn.h"
+#include "migrate.h"
 
 struct traveller {
 	pthread_t thread;

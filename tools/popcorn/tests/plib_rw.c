@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A test in the style of popcorn-kernel-lib's "rw" (read sharing),
- * written against its API only (popcorn.h, migrate()).
+ * written against its API only (migrate.h, migrate()).
  *
  *   plib_rw [THREADS [MIB [LOOPS [PER_NODE]]]]   defaults 6 4 10 2
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <sys/time.h>
 
-#include "popcorn.h"
+#include "migrate.h"
 
 struct reader {
 	pthread_t thread;

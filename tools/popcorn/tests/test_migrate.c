@@ -39,6 +39,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -164,9 +166,9 @@ static void basic(int nid, int rounds, int via)
 		  st.peer_pid == origin_tid,
 		  "status at the origin before migrating: 0/0/%d (got %d/%d/%d)",
 		  origin_tid, st.current_nid, st.peer_nid, st.peer_pid);
-	expect_error(popcorn_migrate(0), EBUSY, "migrate to self");
-	expect_error(popcorn_migrate(32), EINVAL, "migrate to node 32");
-	expect_error(popcorn_migrate(-1), EINVAL, "migrate to node -1");
+	expect_error(popcorn_sys_migrate(0, NULL), EBUSY, "migrate to self");
+	expect_error(popcorn_sys_migrate(32, NULL), EINVAL, "migrate to node 32");
+	expect_error(popcorn_sys_migrate(-1, NULL), EINVAL, "migrate to node -1");
 	expect_error(popcorn_sys_migrate(nid, (void *)8), EFAULT,
 		     "migrate with a bad uregs");
 
@@ -184,15 +186,10 @@ static void basic(int nid, int rounds, int via)
 			  "status at node %d: %d/0/%d (got %d/%d/%d)", nid, nid,
 			  origin_tid, there.current_nid, there.peer_nid,
 			  there.peer_pid);
-		/*
-		 * Its own tid, in node @nid's pid space: it may equal the
-		 * origin's by chance (two guests booted alike), so only
-		 * its validity can be checked here; the status above
-		 * shows the link to the origin's thread.
-		 */
-		tap_check(tid_there > 0,
-			  "the thread at node %d has a tid there (%d; %d here)",
-			  nid, tid_there, origin_tid);
+		/* The process's ids are the origin's, wherever it runs. */
+		tap_check(tid_there == origin_tid,
+			  "gettid() at node %d gives its origin tid %d (got %d)",
+			  nid, origin_tid, tid_there);
 	}
 	st = status_at();
 	tap_check(st.current_nid == 0 && st.peer_nid == 0 &&
@@ -344,43 +341,49 @@ static volatile sig_atomic_t got_signal;
 static volatile int handler_nid = -1;
 
 /*
- * System calls at a remote: those that would act on the remote worker's
- * files, ids or signal actions are refused; the rest work.
+ * System calls at a remote: files, signals and children are the
+ * origin's (made there by the shadow), a few calls are refused, the
+ * rest work where the thread runs.
  */
 static void remote_syscalls(int nid)
 {
 	struct timespec nap = { 0, 1000000 };
-	int there, e_read, e_open, e_kill, e_fork, pid_there;
-	int r_read, r_open, r_kill, r_yield, r_sleep;
-	pid_t r_fork;
-	char c;
+	int there, e_ldt, pid_there, status = -1;
+	int r_read = -1, r_open, r_kill, r_yield, r_sleep, r_ldt;
+	pid_t r_fork, r_wait = -1;
+	char buf[8] = "";
 
 	if (popcorn_migrate(nid))
 		return;
 	there = popcorn_current_nid();
-	r_read = read(0, &c, 1);
-	e_read = errno;
 	r_open = open("/proc/self/status", O_RDONLY);
-	e_open = errno;
+	if (r_open >= 0) {
+		r_read = read(r_open, buf, 5);
+		close(r_open);
+	}
 	r_kill = kill(getpid(), 0);
-	e_kill = errno;
 	r_fork = fork();
 	if (!r_fork)
-		_exit(0);	/* not expected: a child at the remote */
-	e_fork = errno;
+		_exit(popcorn_current_nid() == 0 ? 3 : 4);
+	if (r_fork > 0)
+		r_wait = waitpid(r_fork, &status, 0);
+	r_ldt = syscall(SYS_modify_ldt, 0, buf, sizeof(buf));
+	e_ldt = errno;
 	pid_there = getpid();
 	r_yield = sched_yield();
 	r_sleep = nanosleep(&nap, NULL);
 	popcorn_migrate(0);
 	tap_check(there == nid, "syscalls: ran at node %d", there);
-	tap_check(r_read == -1 && e_read == EOPNOTSUPP,
-		  "read() at a remote: EOPNOTSUPP (%d, errno %d)", r_read, e_read);
-	tap_check(r_open == -1 && e_open == EOPNOTSUPP,
-		  "open() at a remote: EOPNOTSUPP (%d, errno %d)", r_open, e_open);
-	tap_check(r_kill == -1 && e_kill == EOPNOTSUPP,
-		  "kill() at a remote: EOPNOTSUPP (%d, errno %d)", r_kill, e_kill);
-	tap_check(r_fork == -1 && e_fork == EOPNOTSUPP,
-		  "fork() at a remote: EOPNOTSUPP (%d, errno %d)", r_fork, e_fork);
+	tap_check(r_open >= 0 && r_read == 5 && !memcmp(buf, "Name:", 5),
+		  "open() and read() at a remote, made at the origin (%d, %d)",
+		  r_open, r_read);
+	tap_check(r_kill == 0, "kill(getpid(), 0) at a remote (%d)", r_kill);
+	tap_check(r_fork > 0 && r_wait == r_fork && WIFEXITED(status) &&
+		  WEXITSTATUS(status) == 3,
+		  "fork() at a remote: the child runs at the origin, waitpid() gets it (%d, %d)",
+		  r_fork, r_wait);
+	tap_check(r_ldt == -1 && e_ldt == EOPNOTSUPP,
+		  "modify_ldt() at a remote: EOPNOTSUPP (%d, errno %d)", r_ldt, e_ldt);
 	tap_check(pid_there == getpid(),
 		  "getpid() at a remote is the process id at the origin (%d, %d)",
 		  pid_there, getpid());
@@ -477,7 +480,7 @@ int main(int argc, char **argv)
 			big_mib = atoi(argv[5]);
 		basic(nid, atoi(argv[3]), argc > 4 ? atoi(argv[4]) : -1);
 	} else if (!strcmp(argv[1], "offline")) {
-		expect_error(popcorn_migrate(nid), EAGAIN,
+		expect_error(popcorn_sys_migrate(nid, NULL), EAGAIN,
 			     "migrate to an offline node");
 	} else if (!strcmp(argv[1], "exit") && argc == 4) {
 		if (popcorn_migrate(nid))

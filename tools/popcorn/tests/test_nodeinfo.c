@@ -113,6 +113,9 @@ static void check_thread_status(int nid)
 		  nid, st.current_nid, st.peer_nid);
 	tap_check(st.peer_pid == (pid_t)syscall(SYS_gettid),
 		  "get_thread_status: not migrated, peer_pid is own tid");
+	tap_check(st.proposed_nid == -1,
+		  "get_thread_status: no migration proposed (got %d)",
+		  st.proposed_nid);
 	tap_check(expect_err(popcorn_sys_get_thread_status((void *)8), EFAULT),
 		  "get_thread_status: bad pointer gives EFAULT");
 	tap_check(popcorn_get_status(&lib) == 0 && lib.current_nid == nid &&
@@ -126,23 +129,23 @@ static void check_migrate_errors(int nid, int nr_nodes, int online[])
 	int other;
 
 	if (nid < 0) {
-		tap_check(expect_err(popcorn_migrate(0), ENODEV),
+		tap_check(expect_err(popcorn_sys_migrate(0, NULL), ENODEV),
 			  "migrate with Popcorn disabled gives ENODEV");
 		return;
 	}
-	tap_check(expect_err(popcorn_migrate(nid), EBUSY),
+	tap_check(expect_err(popcorn_sys_migrate(nid, NULL), EBUSY),
 		  "migrate to own node gives EBUSY");
-	tap_check(expect_err(popcorn_migrate(nr_nodes), EINVAL),
+	tap_check(expect_err(popcorn_sys_migrate(nr_nodes, NULL), EINVAL),
 		  "migrate to node %d (past pcn.nodes) gives EINVAL", nr_nodes);
-	tap_check(expect_err(popcorn_migrate(-1), EINVAL),
+	tap_check(expect_err(popcorn_sys_migrate(-1, NULL), EINVAL),
 		  "migrate to node -1 gives EINVAL");
-	tap_check(expect_err(popcorn_migrate(POPCORN_MAX_NODES + 100), EINVAL),
+	tap_check(expect_err(popcorn_sys_migrate(POPCORN_MAX_NODES + 100, NULL), EINVAL),
 		  "migrate to node far out of range gives EINVAL");
 	for (other = 0; other < nr_nodes; other++)
 		if (!online[other])
 			break;
 	if (other < nr_nodes)
-		tap_check(expect_err(popcorn_migrate(other), EAGAIN),
+		tap_check(expect_err(popcorn_sys_migrate(other, NULL), EAGAIN),
 			  "migrate to offline node %d gives EAGAIN", other);
 	for (other = 0; other < nr_nodes; other++)
 		if (online[other] && other != nid)

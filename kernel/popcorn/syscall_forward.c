@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * System calls of a migrated thread, made at its origin by its shadow.
+ *
+ * The remote thread sends the call's number and its six argument
+ * registers (SYSCALL) and waits.  Its shadow, a thread of the process at
+ * the origin sleeping in popcorn_migrate(), makes the very same call
+ * there: on the process's files, credentials, signal actions, children
+ * and pid namespace, in the process's address space, where pointer
+ * arguments resolve (pages the thread wrote at the remote come home by
+ * the page protocol).  The result comes back (SYSCALL_DONE).  So every
+ * check and effect is the origin's own, and no data is copied into the
+ * messages.
+ *
+ * - clone, clone3, fork, vfork: the thread's user registers go along
+ *   and the shadow takes them as its own before the call, so that the
+ *   new task starts where the thread made the call, at the origin.  The
+ *   shadow's registers are free: it takes the thread's again when the
+ *   thread comes back.
+ * - Identity changes (set*id, setgroups, capset, setrlimit, prlimit64,
+ *   prctl): the thread's credentials and rlimits come back with the
+ *   answer and are installed at the remote, which checks them itself.
+ * - rt_sigaction: also set at the remote, so that a signal raised there
+ *   finds its handler.
+ *
+ * Signals.  A blocking call at the origin ends as it would locally:
+ * a signal for the thread at the remote makes it send SYSCALL_INTR, on
+ * which the origin interrupts the shadow's call (TIF_NOTIFY_SIGNAL, as
+ * io_uring does), and the -ERESTART* or -EINTR result goes back to the
+ * thread, whose signal delivery restarts the call or not by the
+ * action's SA_RESTART.  A signal sent to the process at the origin
+ * while the shadow makes a call interrupts it the same way; the shadow
+ * forwards it before it answers.  A call to be restarted by its restart
+ * block (poll, nanosleep-like waits) returns -EINTR instead, as that
+ * block is the shadow's.
+ */
+#define pr_fmt(fmt) "popcorn: " fmt
+
+#include <linux/errno.h>
+#include <linux/init.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+#include <asm/ptrace.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include <popcorn/pcn_kmsg.h>
+
+#include "context.h"
+#include "creds.h"
+#include "messages.h"
+#include "regs.h"
+#include "syscall_forward.h"
+
+static atomic64_t pcn_syscall_seq = ATOMIC64_INIT(0);
+
+/* Calls that create a task, which starts from the caller's registers. */
+static bool pcn_syscall_needs_regs(unsigned int nr)
+{
+	switch (nr) {
+	case __NR_clone:
+	case __NR_clone3:
+	case __NR_fork:
+	case __NR_vfork:
+		return true;
+	}
+	return false;
+}
+
+/* Calls that may change the caller's credentials or rlimits. */
+static bool pcn_syscall_sets_creds(unsigned int nr)
+{
+	switch (nr) {
+	case __NR_setuid:
+	case __NR_setgid:
+	case __NR_setreuid:
+	case __NR_setregid:
+	case __NR_setresuid:
+	case __NR_setresgid:
+	case __NR_setfsuid:
+	case __NR_setfsgid:
+	case __NR_setgroups:
+	case __NR_capset:
+	case __NR_setrlimit:
+	case __NR_prlimit64:
+	case __NR_prctl:
+		return true;
+	}
+	return false;
+}
+
+/* ---- remote: the thread ------------------------------------------------ */
+
+/* The answer of call @req, checked: the result, or -EIO. */
+static long pcn_syscall_result(const struct pcn_syscall_msg *req,
+			       struct pcn_syscall_done *done)
+{
+	long ret = done->ret;
+	int err;
+
+	if (done->ctx_id != req->ctx_id || done->nr != req->nr ||
+	    done->seq != req->seq || (done->flags & ~PCN_SYSCALL_CREDS) ||
+	    ((done->flags & PCN_SYSCALL_CREDS) &&
+	     !pcn_syscall_sets_creds(req->nr))) {
+		pr_warn_ratelimited("bad answer to system call %u of thread %d\n",
+				    req->nr, task_pid_nr(current));
+		return -EIO;
+	}
+	/* The restart block is the shadow's: nothing to restart here. */
+	if (ret == -ERESTART_RESTARTBLOCK)
+		ret = -EINTR;
+	if (done->flags & PCN_SYSCALL_CREDS) {
+		err = pcn_creds_install(&done->creds);
+		if (err) {
+			pr_warn_ratelimited("thread %d: credentials from the origin refused: %d\n",
+					    task_pid_nr(current), err);
+			return -EIO;
+		}
+		pcn_creds_install_thread(&done->creds);
+	}
+	return ret;
+}
+
+/**
+ * pcn_syscall_forward() - make a system call of the calling remote
+ *	thread at its origin
+ * @regs: its user registers; the result goes to @regs->ax
+ * @nr: the call's number
+ *
+ * Sleeps until the shadow answers.  A signal for the thread interrupts
+ * the call at the origin; a fatal one ends the wait with -EINTR.  If the
+ * origin is lost, -EIO (the process is ending with it).
+ */
+void pcn_syscall_forward(struct pt_regs *regs, int nr)
+{
+	struct remote_context *ctx = current->remote;
+	struct pcn_syscall_msg *req;
+	struct pcn_kmsg_hdr *resp;
+	struct pcn_kmsg_wait w;
+	long ret;
+	int err;
+
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req) {
+		regs->ax = -ENOMEM;
+		return;
+	}
+	req->hdr.type = PCN_KMSG_TYPE_SYSCALL;
+	req->ctx_id = ctx->id;
+	req->shadow_pid = current->peer_pid;
+	req->nr = nr;
+	req->seq = atomic64_inc_return(&pcn_syscall_seq);
+	req->args[0] = regs->di;
+	req->args[1] = regs->si;
+	req->args[2] = regs->dx;
+	req->args[3] = regs->r10;
+	req->args[4] = regs->r8;
+	req->args[5] = regs->r9;
+	if (pcn_syscall_needs_regs(nr)) {
+		pcn_regs_save(&req->regs, NULL);
+		req->flags |= PCN_SYSCALL_REGS;
+	}
+
+	err = pcn_kmsg_request_begin(&w, ctx->origin_nid, req, sizeof(*req),
+				     PCN_KMSG_TYPE_SYSCALL_DONE);
+	if (!err && pcn_kmsg_request_wait_interruptible(&w)) {
+		struct pcn_syscall_intr intr = {
+			.hdr.type = PCN_KMSG_TYPE_SYSCALL_INTR,
+			.ctx_id = ctx->id,
+			.shadow_pid = current->peer_pid,
+			.seq = req->seq,
+		};
+
+		/* If it cannot go, the call ends when it ends. */
+		pcn_kmsg_send(ctx->origin_nid, &intr, sizeof(intr));
+	}
+	err = pcn_kmsg_request_end_killable(&w, &resp);
+	if (err) {
+		ret = err == -EINTR ? -EINTR : -EIO;
+	} else {
+		ret = pcn_syscall_result(req, (struct pcn_syscall_done *)resp);
+		pcn_kmsg_done(resp);
+	}
+	/* Its action is set here too: a signal raised here runs it. */
+	if (nr == __NR_rt_sigaction && !ret) {
+		struct pt_regs local = *regs;
+
+		local.dx = 0;		/* the old action was the origin's */
+		x64_sys_call(&local, __NR_rt_sigaction);
+	}
+	kfree(req);
+	regs->ax = ret;
+}
+
+/**
+ * pcn_syscall_at_origin() - make a system call of the calling remote
+ *	thread at its origin, by the thread itself
+ * @regs: its user registers
+ *
+ * For execve(): the thread goes home with its registers rewound to the
+ * call, and makes it there.  Returns only if it cannot go (the error is
+ * the call's result).
+ */
+void pcn_syscall_at_origin(struct pt_regs *regs)
+{
+	regs->ax = pcn_migrate_back_restart();
+}
+
+/* ---- origin: the shadow ------------------------------------------------ */
+
+void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret)
+{
+	struct pcn_syscall_msg *req = (struct pcn_syscall_msg *)msg;
+	struct pcn_syscall_done *done;
+
+	done = kzalloc(sizeof(*done), GFP_KERNEL);
+	if (!done) {
+		/* The thread waits for an answer: give it the short one. */
+		struct pcn_syscall_done err = {
+			.hdr.type = PCN_KMSG_TYPE_SYSCALL_DONE,
+			.ctx_id = req->ctx_id, .shadow_pid = req->shadow_pid,
+			.nr = req->nr, .seq = req->seq, .ret = -ENOMEM,
+		};
+
+		pcn_kmsg_reply(nid, msg, &err, sizeof(err));
+		return;
+	}
+	done->hdr.type = PCN_KMSG_TYPE_SYSCALL_DONE;
+	done->ctx_id = req->ctx_id;
+	done->shadow_pid = req->shadow_pid;
+	done->nr = req->nr;
+	done->seq = req->seq;
+	done->ret = ret;
+	if (ret >= 0 && pcn_syscall_sets_creds(req->nr) &&
+	    !pcn_creds_capture(&done->creds))
+		done->flags |= PCN_SYSCALL_CREDS;
+	pcn_kmsg_reply(nid, msg, done, sizeof(*done));
+	kfree(done);
+}
+
+static bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m)
+{
+	enum pcn_sys_class class = pcn_syscall_class(m->nr);
+	bool regs = m->flags & PCN_SYSCALL_REGS;
+
+	if (class != PCN_SYS_FORWARD && !(class == PCN_SYS_SELF && m->args[0]))
+		return false;
+	if (m->flags & ~PCN_SYSCALL_REGS)
+		return false;
+	if (regs != pcn_syscall_needs_regs(m->nr))
+		return false;
+	return !regs || pcn_regs_valid(&m->regs);
+}
+
+void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
+		       struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_syscall_msg *m = (struct pcn_syscall_msg *)msg;
+	struct pt_regs args = {}, *regs = &args;
+	long ret = -EINVAL;
+
+	if (!pcn_syscall_msg_ok(m)) {
+		pr_warn_ratelimited("node %d: system call %u for thread %d refused\n",
+				    nid, m->nr, task_pid_nr(current));
+		goto out;
+	}
+	if (m->flags & PCN_SYSCALL_REGS) {
+		pcn_regs_load(&m->regs);
+		regs = current_pt_regs();
+	}
+	regs->di = m->args[0];
+	regs->si = m->args[1];
+	regs->dx = m->args[2];
+	regs->r10 = m->args[3];
+	regs->r8 = m->args[4];
+	regs->r9 = m->args[5];
+	regs->orig_ax = m->nr;
+	regs->ax = -ENOSYS;
+	ret = x64_sys_call(regs, m->nr);
+
+	/* An interruption by the thread's signal has done its work. */
+	clear_notify_signal();
+	/* Deferred work of the call (the last fput of a close) first. */
+	if (task_work_pending(current))
+		task_work_run();
+	/*
+	 * A signal that came for the process here and interrupted the
+	 * call goes first: the thread then has it when the answer comes.
+	 */
+	if (signal_pending(current) && !fatal_signal_pending(current))
+		pcn_signal_forward(ctx, nid, remote_pid);
+out:
+	pcn_syscall_reply(nid, msg, ret);
+	pcn_kmsg_done(msg);
+}
+
+static int __init pcn_syscall_forward_init(void)
+{
+	int ret;
+
+	ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_SYSCALL, "syscall",
+					sizeof(struct pcn_syscall_msg),
+					sizeof(struct pcn_syscall_msg),
+					pcn_handle_shadow_msg);
+	if (!ret)
+		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_SYSCALL_DONE,
+						 "syscall_done",
+						 sizeof(struct pcn_syscall_done),
+						 sizeof(struct pcn_syscall_done));
+	if (!ret)
+		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_SYSCALL_INTR,
+						"syscall_intr",
+						sizeof(struct pcn_syscall_intr),
+						sizeof(struct pcn_syscall_intr),
+						pcn_handle_syscall_intr);
+	return ret;
+}
+late_initcall(pcn_syscall_forward_init);

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The popcorn-kernel-lib API, call by call: every function, helper
+ * macro and return convention of its header (migrate.h), as its programs
+ * use them.  Built with -I tools/popcorn only, like such a program.
+ *
+ *   plib_api NID        (run at the origin, node 0; NID another node)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "migrate.h"
+#include "tap.h"
+
+POPCORN_DEFINE_CONFIGS();
+
+static int page_var ALIGN_TO_PAGE = 7;
+static int cb_nid = -2, cb_runs;
+
+static void where(void *arg)
+{
+	*(int *)arg = popcorn_current_nid();
+	cb_runs++;
+}
+
+static void check_helpers(void)
+{
+	char *p;
+
+	tap_check(PAGE_SIZE == sysconf(_SC_PAGESIZE) && PAGE_SHIFT == 12 &&
+		  (PAGE_MASK & (PAGE_SIZE + 5)) == PAGE_SIZE,
+		  "PAGE_SIZE %d, PAGE_SHIFT, PAGE_MASK", PAGE_SIZE);
+	tap_check(((uintptr_t)&page_var & (PAGE_SIZE - 1)) == 0 && page_var == 7,
+		  "ALIGN_TO_PAGE variable at %p", (void *)&page_var);
+	tap_check(((uintptr_t)&__popcorn_config & (PAGE_SIZE - 1)) == 0 &&
+		  sizeof(__popcorn_config) == PAGE_SIZE,
+		  "POPCORN_DEFINE_CONFIGS: one page, page aligned");
+	p = popcorn_malloc(100);
+	tap_check(p && ((uintptr_t)p & (PAGE_SIZE - 1)) == 0,
+		  "popcorn_malloc(100) page aligned (%p)", (void *)p);
+	if (p) {
+		memset(p, 0xab, PAGE_SIZE);	/* a whole page is usable */
+		free(p);
+	}
+	popcorn_region_id(3);
+}
+
+static void check_status(int nid, int peer)
+{
+	struct popcorn_thread_status st;
+	int ret;
+
+	memset(&st, 0x5a, sizeof(st));
+	ret = popcorn_get_status(&st);
+	tap_check(ret == 0 && st.current_nid == nid && st.proposed_nid == -1 &&
+		  st.peer_nid == peer,
+		  "popcorn_get_status at node %d: current %d proposed %d peer %d/%d",
+		  nid, st.current_nid, st.proposed_nid, st.peer_nid, st.peer_pid);
+	tap_check(popcorn_current_nid() == nid,
+		  "popcorn_current_nid() is %d", nid);
+	tap_check(popcorn_gettid() == (int)syscall(SYS_gettid),
+		  "popcorn_gettid() is gettid()");
+}
+
+static void check_node_info(int nid)
+{
+	struct popcorn_node_info info[MAX_POPCORN_NODES];
+	int cur = -2, ret;
+
+	memset(info, 0x5a, sizeof(info));
+	ret = popcorn_get_node_info(&cur, info);
+	tap_check(ret == 0 && cur == 0 && info[0].status == POPCORN_NODE_ONLINE &&
+		  info[0].arch == POPCORN_NODE_X86 &&
+		  info[nid].status == POPCORN_NODE_ONLINE &&
+		  info[MAX_POPCORN_NODES - 1].status == POPCORN_NODE_OFFLINE &&
+		  info[MAX_POPCORN_NODES - 1].arch == POPCORN_NODE_UNKNOWN,
+		  "popcorn_get_node_info(&nid, info): %d, node %d, nodes 0 and %d online x86, last offline",
+		  ret, cur, nid);
+}
+
+static void check_errors(int nid)
+{
+	int ret;
+
+	errno = 1234;
+	cb_runs = 0;
+	ret = migrate(0, where, &cb_nid);
+	tap_check(ret == EBUSY && errno == 1234 && !cb_runs,
+		  "migrate() to its own node returns EBUSY, errno untouched, no callback (%d)",
+		  ret);
+	ret = migrate(MAX_POPCORN_NODES, where, &cb_nid);
+	tap_check(ret == EINVAL && errno == 1234 && !cb_runs,
+		  "migrate() to node %d returns EINVAL (%d)", MAX_POPCORN_NODES, ret);
+	ret = migrate(-1, where, &cb_nid);
+	tap_check(ret == EINVAL && !cb_runs,
+		  "migrate(-1) with no proposed node returns EINVAL (%d)", ret);
+	ret = popcorn_migrate(0);
+	tap_check(ret == EBUSY, "popcorn_migrate() to its own node returns EBUSY (%d)",
+		  ret);
+	(void)nid;
+}
+
+static void check_schedule(int nid)
+{
+	char name[] = "/tmp/plib_api.XXXXXX";
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(name);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		tap_check(0, "thread schedule file: %s", strerror(errno));
+		return;
+	}
+	/* Region 7: thread 1 on @nid; default: everything on node 0. */
+	fprintf(f, "7 2 0 %d\n-1 2 0 0\n", nid);
+	fclose(f);
+	setenv("POPCORN_THREAD_SCHEDULE", name, 1);
+	cb_nid = -2;
+	migrate_schedule(7, 1, where, &cb_nid);
+	tap_check(cb_nid == nid && popcorn_current_nid() == nid,
+		  "migrate_schedule(7, 1): moved to node %d by the schedule (callback at %d)",
+		  nid, cb_nid);
+	popcorn_migrate_schedule(9, 1);
+	tap_check(popcorn_current_nid() == 0,
+		  "popcorn_migrate_schedule(9, 1): default region, back at node 0");
+	unlink(name);
+}
+
+int main(int argc, char *argv[])
+{
+	char *page;
+	int nid, ret;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: plib_api NID\n");
+		return 2;
+	}
+	nid = atoi(argv[1]);
+	check_helpers();
+	check_status(0, 0);
+	check_node_info(nid);
+	check_errors(nid);
+
+	/* There and back with a callback, as the library's programs do. */
+	cb_runs = 0;
+	ret = migrate(nid, where, &cb_nid);
+	tap_check(ret == 0 && cb_nid == nid && cb_runs == 1,
+		  "migrate(%d, callback) returns 0, callback ran once at node %d",
+		  nid, cb_nid);
+	check_status(nid, 0);
+	page = popcorn_malloc(PAGE_SIZE);
+	if (page)
+		memset(page, 1, PAGE_SIZE);
+	tap_check(page && popcorn_release_ownership(page, PAGE_SIZE) == 0 &&
+		  page[10] == 1,
+		  "popcorn_release_ownership() of a page written at node %d", nid);
+	free(page);
+	ret = migrate(0, NULL, NULL);
+	tap_check(ret == 0 && popcorn_current_nid() == 0,
+		  "migrate(0, NULL, NULL) brings it home (%d)", ret);
+
+	/* The configuration block and the region macros. */
+	POPCORN_CONFIG_CORES_PER_NODE = 2;
+	POPCORN_CONFIG_NODES = 2;
+	ret = POPCORN_MIGRATE_START(2 * nid + 1);
+	tap_check(ret == 0 && popcorn_current_nid() == nid,
+		  "POPCORN_MIGRATE_START(thread %d) with 2 cores per node: node %d",
+		  2 * nid + 1, popcorn_current_nid());
+	ret = POPCORN_MIGRATE_END();
+	tap_check(ret == 0 && popcorn_current_nid() == 0,
+		  "POPCORN_MIGRATE_END(): back at node 0");
+	POPCORN_MIGRATE_REGION_START(2 * nid, 5);
+	tap_check(popcorn_current_nid() == nid,
+		  "POPCORN_MIGRATE_REGION_START: node %d", nid);
+	POPCORN_MIGRATE_REGION_END();
+	tap_check(popcorn_current_nid() == 0, "POPCORN_MIGRATE_REGION_END: node 0");
+
+	check_schedule(nid);
+	return tap_failed ? 1 : 0;
+}

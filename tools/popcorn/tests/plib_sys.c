@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * System calls of a migrated thread (issue 15): what a program that
+ * migrates may call, checked at the remote against the origin's view.
+ *
+ *   plib_sys NID          the checks; run at the origin, node 0
+ *   plib_sys NID exec     execve() at NID: the new program runs at home
+ *
+ * Written against the popcorn-kernel-lib API (migrate.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "migrate.h"
+#include "tap.h"
+
+static int nid;
+static char path[64];
+static int to_origin[2], to_remote[2];
+static volatile int handler_nid = -1, handler_sig;
+static sigjmp_buf recover;
+/* Unmapped: a store there faults (volatile: the compiler cannot see it). */
+static volatile unsigned long bad_addr = 16;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* At the origin: answer each line of the remote with "pong". */
+static void *origin_peer(void *arg)
+{
+	char buf[16];
+	ssize_t n;
+
+	(void)arg;
+	n = read(to_origin[0], buf, sizeof(buf));
+	if (n == 4 && !memcmp(buf, "ping", 4) && popcorn_current_nid() == 0)
+		write(to_remote[1], "pong", 4);
+	else
+		write(to_remote[1], "bad!", 4);
+	/* Later, for poll: one byte after a while. */
+	usleep(700 * 1000);
+	write(to_remote[1], "x", 1);
+	return NULL;
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	handler_sig = sig;
+	handler_nid = popcorn_current_nid();
+}
+
+static void on_segv(int sig)
+{
+	handler_sig = sig;
+	handler_nid = popcorn_current_nid();
+	siglongjmp(recover, 1);
+}
+
+static void *child_thread(void *arg)
+{
+	*(int *)arg = popcorn_current_nid();
+	return (void *)42L;
+}
+
+static void check_files(void)
+{
+	char buf[64] = "";
+	struct stat st;
+	int fd, ok;
+
+	fd = open(path, O_RDWR);
+	tap_check(fd >= 0, "open() at node %d of a file only the origin has: %s",
+		  nid, fd >= 0 ? "ok" : strerror(errno));
+	if (fd < 0)
+		return;
+	ok = read(fd, buf, 5) == 5 && !memcmp(buf, "hello", 5);
+	tap_check(ok, "read() at node %d gives the origin's data", nid);
+	tap_check(lseek(fd, 0, SEEK_END) == 13, "lseek(SEEK_END) at node %d", nid);
+	tap_check(write(fd, "remote\n", 7) == 7, "write() at node %d", nid);
+	tap_check(fstat(fd, &st) == 0 && st.st_size == 20,
+		  "fstat() at node %d sees 20 bytes (%lld)", nid,
+		  (long long)st.st_size);
+	tap_check(close(fd) == 0 && close(fd) == -1 && errno == EBADF,
+		  "close() at node %d, then EBADF", nid);
+}
+
+static void check_ids(pid_t pid, pid_t tid, pid_t ppid, uid_t uid)
+{
+	tap_check(getpid() == pid && syscall(SYS_gettid) == tid,
+		  "getpid()/gettid() at node %d are the origin's %d/%d", nid,
+		  pid, tid);
+	tap_check(getppid() == ppid, "getppid() at node %d is the origin's %d",
+		  nid, ppid);
+	tap_check(getuid() == uid && geteuid() == uid,
+		  "getuid() at node %d is %d", nid, uid);
+}
+
+static void check_pipes(void)
+{
+	char buf[64] = "";
+	struct pollfd pfd;
+	double t;
+	FILE *w, *r;
+	int p[2], n;
+
+	tap_check(write(to_origin[1], "ping", 4) == 4 &&
+		  read(to_remote[0], buf, 4) == 4 && !memcmp(buf, "pong", 4),
+		  "pipe with a thread at the origin: ping at node %d, pong back",
+		  nid);
+
+	pfd.fd = to_remote[0];
+	pfd.events = POLLIN;
+	t = now_ms();
+	n = poll(&pfd, 1, 200);
+	t = now_ms() - t;
+	tap_check(n == 0 && t >= 190, "poll() with a 200 ms timeout at node %d: %d after %.0f ms",
+		  nid, n, t);
+	n = poll(&pfd, 1, 5000);
+	tap_check(n == 1 && (pfd.revents & POLLIN) && read(to_remote[0], buf, 1) == 1,
+		  "poll() at node %d wakes when the origin thread writes", nid);
+
+	if (pipe(p)) {
+		tap_check(0, "pipe() at node %d: %s", nid, strerror(errno));
+		return;
+	}
+	w = fdopen(p[1], "w");
+	r = fdopen(p[0], "r");
+	if (w && r) {
+		fprintf(w, "line %d from node %d\n", 42, nid);
+		fclose(w);
+	}
+	snprintf(buf, sizeof(buf), "line 42 from node %d\n", nid);
+	{
+		char got[64] = "";
+
+		tap_check(r && fgets(got, sizeof(got), r) && !strcmp(got, buf) &&
+			  !fgets(got, sizeof(got), r),
+			  "fprintf() and fgets() on a pipe made at node %d, then EOF", nid);
+	}
+	if (r)
+		fclose(r);
+}
+
+static void check_signals(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
+	struct sigaction segv = { .sa_handler = on_segv, .sa_flags = SA_NODEFER };
+	char buf[8];
+	ssize_t n;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&segv.sa_mask);
+	handler_nid = -1;
+	n = sigaction(SIGUSR1, &sa, NULL) == 0 && raise(SIGUSR1) == 0;
+	tap_check(n && handler_sig == SIGUSR1 && handler_nid == nid,
+		  "raise(SIGUSR1) at node %d: the handler ran there (at %d)", nid,
+		  handler_nid);
+
+	handler_nid = -1;
+	handler_sig = 0;
+	sigaction(SIGSEGV, &segv, NULL);
+	if (!sigsetjmp(recover, 1))
+		*(volatile int *)bad_addr = 1;
+	tap_check(handler_sig == SIGSEGV && handler_nid == nid &&
+		  popcorn_current_nid() == nid,
+		  "SIGSEGV at node %d: handler ran there, siglongjmp recovered", nid);
+
+	/* A blocking read at the origin, ended by a signal: EINTR. */
+	handler_nid = -1;
+	sigaction(SIGUSR2, &sa, NULL);	/* no SA_RESTART */
+	{
+		pid_t tid = syscall(SYS_gettid), pid = getpid();
+
+		if (fork() == 0) {	/* made at the origin */
+			usleep(500 * 1000);
+			syscall(SYS_tgkill, pid, tid, SIGUSR2);
+			_exit(0);
+		}
+	}
+	n = read(to_remote[0], buf, 1);
+	tap_check(n == -1 && errno == EINTR && handler_sig == SIGUSR2 &&
+		  handler_nid == nid,
+		  "read() blocked at the origin, signalled: EINTR at node %d, handler ran there (%zd, %d)",
+		  nid, n, handler_nid);
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+}
+
+static void check_children(void)
+{
+	pthread_t t;
+	void *ret = NULL;
+	int where = -2, status = 0;
+	pid_t pid;
+
+	int made = pthread_create(&t, NULL, child_thread, &where) == 0 &&
+		   pthread_join(t, &ret) == 0;
+
+	tap_check(made && ret == (void *)42L && where == 0,
+		  "pthread_create() at node %d: the thread ran (at node %d), joined",
+		  nid, where);
+	pid = fork();
+	if (pid == 0)
+		_exit(popcorn_current_nid() == 0 ? 7 : 8);
+	made = pid > 0 && waitpid(pid, &status, 0) == pid;
+	tap_check(made && WIFEXITED(status) && WEXITSTATUS(status) == 7,
+		  "fork() and waitpid() at node %d: the child ran at the origin (status %d)",
+		  nid, WEXITSTATUS(status));
+}
+
+int main(int argc, char *argv[])
+{
+	pid_t pid = getpid(), tid = syscall(SYS_gettid), ppid = getppid();
+	pthread_t peer;
+	char buf[64] = "";
+	int fd, ret;
+
+	if (argc < 2)
+		return 2;
+	nid = atoi(argv[1]);
+	if (argc > 2 && !strcmp(argv[2], "exec")) {
+		ret = migrate(nid, NULL, NULL);
+		execl("/proc/self/exe", argv[0], argv[1], "after-exec", NULL);
+		tap_check(0, "execl() at node %d (%d): %s", nid, ret, strerror(errno));
+		return 1;
+	}
+	if (argc > 2 && !strcmp(argv[2], "after-exec")) {
+		tap_check(popcorn_current_nid() == 0 && getpid() == pid,
+			  "execve() at node %d: the new program runs at the origin, same pid %d",
+			  nid, pid);
+		return tap_failed;
+	}
+
+	snprintf(path, sizeof(path), "/tmp/plib_sys.%d", pid);
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	if (fd < 0 || write(fd, "hello origin\n", 13) != 13 || close(fd))
+		return 2;
+	if (pipe(to_origin) || pipe(to_remote) ||
+	    pthread_create(&peer, NULL, origin_peer, NULL))
+		return 2;
+
+	ret = migrate(nid, NULL, NULL);
+	tap_check(ret == 0 && popcorn_current_nid() == nid, "at node %d", nid);
+	check_files();
+	check_ids(pid, tid, ppid, getuid());
+	check_pipes();
+	check_signals();
+	check_children();
+	ret = migrate(0, NULL, NULL);
+	tap_check(ret == 0 && popcorn_current_nid() == 0, "back at node 0");
+
+	fd = open(path, O_RDONLY);
+	tap_check(fd >= 0 && read(fd, buf, sizeof(buf)) == 20 &&
+		  !memcmp(buf, "hello origin\nremote\n", 20),
+		  "the file written at node %d, read at the origin", nid);
+	close(fd);
+	unlink(path);
+	pthread_join(peer, NULL);
+	return tap_failed ? 1 : 0;
+}
