@@ -21,7 +21,7 @@ int main(int argc, char **argv)
 	struct popcorn_thread_status st;
 	unsigned int *data = malloc(WORDS * sizeof(*data));
 	unsigned long long sum = 0, sum_there = 0;
-	int nid = argc > 1 ? atoi(argv[1]) : 1, tid_there, i, ok;
+	int nid = argc > 1 ? atoi(argv[1]) : 1, tid_there, i, ok, ret;
 
 	if (!data)
 		return 1;
@@ -33,8 +33,9 @@ int main(int argc, char **argv)
 	       getpid(), popcorn_current_nid(), sum);
 	fflush(stdout);
 
-	if (popcorn_migrate(nid)) {
-		perror("popcorn_migrate");
+	ret = popcorn_migrate(nid);
+	if (ret) {
+		fprintf(stderr, "popcorn_migrate: %s\n", strerror(ret));
 		return 1;
 	}
 	/* Now on node @nid: the pages come from the origin on demand. */
@@ -46,8 +47,9 @@ int main(int argc, char **argv)
 	printf("popcorn-demo: hello from node %d (printed by the thread there)\n",
 	       popcorn_current_nid());
 	fflush(stdout);
-	if (popcorn_migrate(0)) {
-		perror("popcorn_migrate back");
+	ret = popcorn_migrate(0);
+	if (ret) {
+		fprintf(stderr, "popcorn_migrate back: %s\n", strerror(ret));
 		return 1;
 	}
 

@@ -89,9 +89,11 @@ static void fill(char *p, size_t len, char c)
 
 static void go(int nid)
 {
-	if (popcorn_migrate(nid)) {
+	int err = popcorn_migrate(nid);
+
+	if (err) {
 		fprintf(stderr, "bench_fault: migrate to %d: %s\n", nid,
-			strerror(errno));
+			strerror(err));
 		exit(1);
 	}
 }

@@ -10,8 +10,8 @@
  * 2. At the origin it sets RLIMIT_NOFILE to 77/99, its groups to 4242
  *    and drops to uid and gid 1000; at NID it reads the same ids, groups
  *    and limits, and SCHED_FIFO fails with EPERM.
- * 3. At NID, calls that would name another task of that node are
- *    refused (sched_setscheduler of pid 1).
+ * 3. At NID, a call that names another task is made at the origin
+ *    (sched_setscheduler of pid 1: EPERM there, as for any uid 1000).
  * 4. A child with a seccomp filter (which cannot travel) is refused
  *    migration with EPERM.
  * Results are kept in memory at NID and reported back at the origin.
@@ -73,9 +73,12 @@ static void seccomp_refused(int nid)
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
 			_exit(2);
-		if (!popcorn_migrate(nid))
+		/* The library's convention: an errno value, not -1. */
+		int err = popcorn_migrate(nid);
+
+		if (!err)
 			_exit(3);
-		_exit(errno == EPERM ? 0 : 4);
+		_exit(err == EPERM ? 0 : 4);
 	}
 	waitpid(child, &status, 0);
 	tap_check(WIFEXITED(status) && WEXITSTATUS(status) == 0,

@@ -67,12 +67,13 @@ static void *crowd_thread(void *arg)
 	pthread_barrier_wait(&start);
 	ret = popcorn_migrate(target);
 	if (ret) {
-		err = errno;
+		err = ret;	/* an errno value */
 	} else {
 		there = popcorn_current_nid();
 		write_own_page(i);
-		if (popcorn_migrate(home))
-			err = errno ? errno : EIO;
+		ret = popcorn_migrate(home);
+		if (ret)
+			err = ret;
 		else if (there != target)
 			err = EPROTO;
 		else if (pages[i * 4096] != (char)i)
