@@ -134,6 +134,17 @@ void pcn_pages_release(struct remote_context *ctx);
 void pcn_handle_shadow_msg(int nid, struct pcn_kmsg_hdr *msg);
 /* SYSCALL_INTR: interrupt the system call a shadow makes. */
 void pcn_handle_syscall_intr(int nid, struct pcn_kmsg_hdr *msg);
+/*
+ * A proposal for thread @t: sent to where it runs if @t is a shadow,
+ * else -ENOENT.
+ */
+int pcn_shadow_propose(struct task_struct *t, int nid);
+/* The calling thread's proposed move, from its task work (propose.c). */
+int pcn_migrate_proposed(int nid);
+
+/* propose.c */
+int pcn_proposal_add(struct task_struct *t, int nid);
+int pcn_proposed_nid(void);
 void pcn_migrate_node_offline(int nid);
 int pcn_remote_thread_start(struct remote_context *ctx,
 			    struct pcn_kmsg_hdr *msg, pid_t *pid);

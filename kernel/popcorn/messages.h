@@ -330,4 +330,16 @@ struct pcn_syscall_intr {
 } __packed;
 PCN_SHADOW_MSG(pcn_syscall_intr);
 
+/*
+ * TASK_PROPOSE (origin -> remote): thread @remote_pid of context @ctx_id
+ * is to migrate to @nid on its next return to user space (propose.c).
+ */
+struct pcn_propose_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 remote_pid;
+	s32 nid;
+	u32 reserved;
+} __packed;
+
 #endif /* _POPCORN_MESSAGES_H */

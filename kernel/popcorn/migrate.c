@@ -82,6 +82,29 @@ struct pcn_shadow_item {
 
 static DEFINE_XARRAY(pcn_shadows);	/* tid at the origin -> shadow */
 
+/* The registers a thread migrates with. */
+enum pcn_regs_mode {
+	PCN_REGS_CALL,		/* after popcorn_migrate(), which returns 0 */
+	PCN_REGS_RESTART,	/* rewound to make its system call again */
+	PCN_REGS_AS_IS,		/* as they are (a proposed migration) */
+};
+
+/* @r from the calling thread's user state, for @mode. */
+static void pcn_regs_for(struct pcn_uregs *r,
+			 const struct popcorn_regset_x86_64 *uregs,
+			 enum pcn_regs_mode mode)
+{
+	struct pt_regs *regs = current_pt_regs();
+
+	pcn_regs_save(r, uregs);
+	if (mode == PCN_REGS_RESTART) {
+		r->ax = regs->orig_ax;
+		r->ip -= 2;	/* the syscall instruction */
+	} else if (mode == PCN_REGS_AS_IS) {
+		r->ax = regs->ax;
+	}
+}
+
 /* ---- origin: the shadow ----------------------------------------------- */
 
 /* Answer a request the shadow will not serve with @err, and drop it. */
@@ -383,14 +406,15 @@ fail:
 }
 
 static long pcn_migrate_from_origin(int nid,
-				    const struct popcorn_regset_x86_64 *uregs)
+				    const struct popcorn_regset_x86_64 *uregs,
+				    enum pcn_regs_mode mode)
 {
 	struct pcn_task_msg *m = kzalloc(sizeof(*m), GFP_KERNEL);
 	int next, ret;
 
 	if (!m)
 		return -ENOMEM;
-	pcn_regs_save(&m->regs, uregs);
+	pcn_regs_for(&m->regs, uregs, mode);
 	for (;;) {
 		ret = pcn_migrate_out(nid, m, &next);
 		if (ret || next < 0 || next == pcn_my_nid())
@@ -401,8 +425,7 @@ static long pcn_migrate_from_origin(int nid,
 			break;
 		}
 		nid = next;
-		pcn_regs_save(&m->regs, NULL);
-		m->regs.ax = current_pt_regs()->ax;
+		pcn_regs_for(&m->regs, NULL, PCN_REGS_AS_IS);
 	}
 	kfree(m);
 	/*
@@ -483,14 +506,10 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 	return 0;
 }
 
-/*
- * A call at a remote: hand the thread back to its shadow at the origin.
- * With @restart, the thread is to make its current system call again
- * there: its registers are rewound to it, as for a restarted call.
- */
+/* At a remote: hand the thread back to its shadow at the origin. */
 static long pcn_migrate_back(int nid,
 			     const struct popcorn_regset_x86_64 *uregs,
-			     bool restart)
+			     enum pcn_regs_mode mode)
 {
 	struct remote_context *ctx = current->remote;
 	struct pcn_task_msg *m;
@@ -507,11 +526,7 @@ static long pcn_migrate_back(int nid,
 	m->shadow_pid = current->peer_pid;
 	m->remote_pid = task_pid_nr(current);
 	m->forward_nid = nid == ctx->origin_nid ? -1 : nid;
-	pcn_regs_save(&m->regs, uregs);
-	if (restart) {
-		m->regs.ax = current_pt_regs()->orig_ax;
-		m->regs.ip -= 2;	/* the syscall instruction */
-	}
+	pcn_regs_for(&m->regs, uregs, mode);
 	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
 	kfree(m);
 	trace_pcn_migrate("back", ctx->origin_nid, task_pid_nr(current), ret);
@@ -528,22 +543,65 @@ long pcn_migrate(int nid, const struct popcorn_regset_x86_64 *uregs)
 	struct remote_context *ctx = READ_ONCE(current->mm->remote);
 
 	if (current->remote && !current->remote->at_origin)
-		return pcn_migrate_back(nid, uregs, false);
+		return pcn_migrate_back(nid, uregs, PCN_REGS_CALL);
 	/* A thread created at a remote has no shadow at the origin. */
 	if (current->is_worker || (ctx && !ctx->at_origin))
 		return -EOPNOTSUPP;
-	return pcn_migrate_from_origin(nid, uregs);
+	return pcn_migrate_from_origin(nid, uregs, PCN_REGS_CALL);
+}
+
+int pcn_migrate_proposed(int nid)
+{
+	struct remote_context *ctx = READ_ONCE(current->mm->remote);
+
+	if (!pcn_enabled() || !pcn_nid_valid(nid))
+		return -EINVAL;
+	if (nid == pcn_my_nid())
+		return 0;		/* there already */
+	if (!pcn_node_online(nid))
+		return -EAGAIN;
+	if (current->remote && !current->remote->at_origin)
+		return pcn_migrate_back(nid, NULL, PCN_REGS_AS_IS);
+	if (current->is_worker || (ctx && !ctx->at_origin))
+		return -EOPNOTSUPP;
+	return pcn_migrate_from_origin(nid, NULL, PCN_REGS_AS_IS);
+}
+
+int pcn_shadow_propose(struct task_struct *t, int nid)
+{
+	struct pcn_propose_msg m = {
+		.hdr.type = PCN_KMSG_TYPE_TASK_PROPOSE,
+		.nid = nid,
+	};
+	struct pcn_shadow *sh;
+	int where;
+
+	xa_lock(&pcn_shadows);
+	sh = xa_load(&pcn_shadows, task_pid_nr(t));
+	if (sh) {
+		m.ctx_id = sh->ctx->id;
+		m.remote_pid = sh->remote_pid;
+		where = sh->nid;
+	}
+	xa_unlock(&pcn_shadows);
+	if (!sh)
+		return -ENOENT;
+	/* Not answered yet: it is marked when the message arrives. */
+	if (!m.remote_pid)
+		return -EAGAIN;
+	return pcn_kmsg_send(where, &m, sizeof(m));
 }
 
 int pcn_migrate_back_restart(void)
 {
-	return pcn_migrate_back(current->remote->origin_nid, NULL, true);
+	return pcn_migrate_back(current->remote->origin_nid, NULL,
+				PCN_REGS_RESTART);
 }
 
 void pcn_thread_status(struct popcorn_thread_status *st)
 {
 	st->current_nid = pcn_my_nid();
-	st->proposed_nid = -1;
+	st->proposed_nid = pcn_proposed_nid();
 	if (current->remote && !current->remote->at_origin) {
 		st->peer_nid = current->peer_nid;
 		st->peer_pid = current->peer_pid;

@@ -14,9 +14,11 @@
  *
  * - clone, clone3, fork, vfork: the thread's user registers go along
  *   and the shadow takes them as its own before the call, so that the
- *   new task starts where the thread made the call, at the origin.  The
- *   shadow's registers are free: it takes the thread's again when the
- *   thread comes back.
+ *   new task starts where the thread made the call.  The shadow's
+ *   registers are free: it takes the thread's again when the thread
+ *   comes back.  A new process stays at the origin; a new thread is
+ *   proposed to go where its creator runs (propose.c) and leaves on its
+ *   first return to user space.
  * - Identity changes (set*id, setgroups, capset, setrlimit, prlimit64,
  *   prctl): the thread's credentials and rlimits come back with the
  *   answer and are installed at the remote, which checks them itself.
@@ -41,6 +43,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
@@ -241,6 +244,23 @@ void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret)
 	kfree(done);
 }
 
+/*
+ * A thread the call made (not a new process) runs where its creator
+ * runs: proposed to go there, it leaves on its first return to user
+ * space.
+ */
+static void pcn_syscall_new_thread(pid_t tid, int nid)
+{
+	struct task_struct *t = find_get_task_by_vpid(tid);
+
+	if (!t)
+		return;
+	if (same_thread_group(t, current) && pcn_proposal_add(t, nid))
+		pr_warn_ratelimited("thread %d made for node %d stays at the origin\n",
+				    tid, nid);
+	put_task_struct(t);
+}
+
 static bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m)
 {
 	enum pcn_sys_class class = pcn_syscall_class(m->nr);
@@ -280,6 +300,8 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	regs->orig_ax = m->nr;
 	regs->ax = -ENOSYS;
 	ret = x64_sys_call(regs, m->nr);
+	if (m->flags & PCN_SYSCALL_REGS && ret > 0)
+		pcn_syscall_new_thread(ret, nid);
 
 	/* An interruption by the thread's signal has done its work. */
 	clear_notify_signal();

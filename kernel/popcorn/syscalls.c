@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Popcorn system calls (x86-64 numbers 451-453).
+ * Popcorn system calls (x86-64 numbers 451-453; 454 is in propose.c).
  */
 #include <linux/errno.h>
 #include <linux/minmax.h>

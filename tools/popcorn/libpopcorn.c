@@ -73,14 +73,20 @@ int migrate(int nid, void (*callback)(void *), void *callback_param)
 	int saved = errno, ret = 0;
 
 	if (nid == -1) {
+		/*
+		 * The kernel moves a thread with a proposal on its way out
+		 * of its next system call: it may be there already.
+		 */
 		if (popcorn_get_status(&st))
 			ret = errno;
 		else if (st.proposed_nid < 0)
 			ret = EINVAL;
+		else if (popcorn_current_nid() == st.proposed_nid)
+			nid = -2;
 		else
 			nid = st.proposed_nid;
 	}
-	if (!ret && popcorn_sys_migrate(nid, NULL))
+	if (!ret && nid != -2 && popcorn_sys_migrate(nid, NULL))
 		ret = errno;
 	errno = saved;
 	if (ret)

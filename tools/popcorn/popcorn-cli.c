@@ -17,6 +17,7 @@
 #include <linux/keyctl.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -177,10 +178,31 @@ static int cmd_key(const char *path)
 	return 0;
 }
 
+/* Propose thread @tid to move to @nid: it goes on its own next exit. */
+static int cmd_migrate(const char *tid, const char *nid)
+{
+	char *end1, *end2;
+	long t = strtol(tid, &end1, 10), n = strtol(nid, &end2, 10);
+
+	if (*end1 || *end2 || t <= 0 || t > INT_MAX || n < 0 ||
+	    n >= MAX_POPCORN_NODES) {
+		fprintf(stderr, "popcorn: migrate TID NID: a thread id and a node id\n");
+		return 2;
+	}
+	if (popcorn_propose_migration(t, n)) {
+		fprintf(stderr, "popcorn: migrate %ld to node %ld: %s\n", t, n,
+			strerror(errno));
+		return 1;
+	}
+	printf("thread %ld proposed to migrate to node %ld\n", t, n);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: popcorn nodes | status | stat [reset] |\n"
-			"               ping NID [--size BYTES] [--count N] | key FILE\n");
+			"               ping NID [--size BYTES] [--count N] | key FILE |\n"
+			"               migrate TID NID\n");
 }
 
 int main(int argc, char **argv)
@@ -197,6 +219,8 @@ int main(int argc, char **argv)
 		return cmd_stat(argc > 2 && !strcmp(argv[2], "reset"));
 	if (!strcmp(argv[1], "key") && argc == 3)
 		return cmd_key(argv[2]);
+	if (!strcmp(argv[1], "migrate") && argc == 4)
+		return cmd_migrate(argv[2], argv[3]);
 	if (!strcmp(argv[1], "ping")) {
 		int ret = cmd_ping(argc - 2, argv + 2);
 

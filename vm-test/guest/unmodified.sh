@@ -37,3 +37,37 @@ rc=$?
 cat /tmp/plib_exec.out
 grep -q "^ok - execve() at node 1" /tmp/plib_exec.out
 tap $? "execve() at node 1 ran the new program (exit $rc)"
+
+# A program that never calls Popcorn, moved from a shell and back.
+rm -f /tmp/plain_loop.stop
+/bin/plain_loop > /tmp/loop.out &
+lp=$!
+sleep 1
+out=$(as_user popcorn migrate $lp 1 2>&1)
+[ $? -ne 0 ] && echo "$out" | grep -q "Operation not permitted"
+tap $? "uid 1000 may not move root's thread $lp: $out"
+out=$(popcorn migrate 999999 1 2>&1)
+[ $? -ne 0 ] && echo "$out" | grep -q "No such process"
+tap $? "no thread 999999: $out"
+sent=$(stat_type task_migrate sent)
+popcorn migrate $lp 1
+tap $? "popcorn migrate $lp 1"
+wait_until 30 sh -c ". /tests/lib.sh; [ \$(stat_type task_migrate sent) -gt $sent ]"
+tap $? "plain_loop left for node 1 by itself (${WAITED}s)"
+sleep 2
+state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' /proc/$lp/status)
+[ "$state" = S ]
+tap $? "its thread here sleeps while it computes at node 1 (state $state)"
+back=$(stat_type task_back recv)
+popcorn migrate $lp 0
+tap $? "popcorn migrate $lp 0"
+wait_until 30 sh -c ". /tests/lib.sh; [ \$(stat_type task_back recv) -gt $back ]"
+tap $? "plain_loop came back by itself (${WAITED}s)"
+touch /tmp/plain_loop.stop
+wait $lp
+rc=$?
+rounds=$(awk '{ print $2 }' /tmp/loop.out)
+/bin/plain_loop "$rounds" > /tmp/loop.ref
+[ $rc -eq 0 ] && [ -n "$rounds" ] && cmp -s /tmp/loop.out /tmp/loop.ref
+tap $? "its output is that of a run that stayed here: $(cat /tmp/loop.out) / $(cat /tmp/loop.ref)"
+rm -f /tmp/plain_loop.stop

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,73 @@ static void check_errors(int nid)
 	(void)nid;
 }
 
+struct spinner {
+	volatile int tid, stop;
+	int saw_proposed, where;
+};
+
+/* Calls the kernel all the time, never migrate(): moved from outside. */
+static void *spin(void *arg)
+{
+	struct spinner *s = arg;
+	struct popcorn_thread_status st;
+	int i;
+
+	s->tid = popcorn_gettid();
+	for (i = 0; !s->stop && i < 2000000; i++) {
+		if (popcorn_get_status(&st))
+			break;
+		if (st.proposed_nid >= 0)
+			s->saw_proposed = st.proposed_nid;
+		if (st.current_nid != 0)
+			break;
+	}
+	s->where = popcorn_current_nid();
+	migrate(0, NULL, NULL);
+	return NULL;
+}
+
+static void check_proposals(int nid)
+{
+	struct spinner s = { .saw_proposed = -1, .where = -1 };
+	pthread_t t;
+	int ret;
+
+	errno = 0;
+	ret = popcorn_propose_migration(0, MAX_POPCORN_NODES);
+	tap_check(ret == -1 && errno == EINVAL,
+		  "popcorn_propose_migration() to node %d: EINVAL (%d, errno %d)",
+		  MAX_POPCORN_NODES, ret, errno);
+	ret = popcorn_propose_migration(999999, nid);
+	tap_check(ret == -1 && errno == ESRCH,
+		  "popcorn_propose_migration() of no thread: ESRCH (%d, errno %d)",
+		  ret, errno);
+
+	/* Itself: it moves on its way out of the call. */
+	ret = popcorn_propose_migration(0, nid);
+	tap_check(ret == 0 && popcorn_current_nid() == nid,
+		  "popcorn_propose_migration(0, %d): the caller moved on return (%d, at %d)",
+		  nid, ret, popcorn_current_nid());
+	ret = migrate(0, NULL, NULL);
+	tap_check(ret == 0 && popcorn_current_nid() == 0, "and came back (%d)", ret);
+
+	/* Another thread of the process, which never asks. */
+	if (pthread_create(&t, NULL, spin, &s)) {
+		tap_check(0, "thread for a proposal: %s", strerror(errno));
+		return;
+	}
+	while (!s.tid)
+		usleep(1000);
+	ret = popcorn_propose_migration(s.tid, nid);
+	if (ret)
+		s.stop = 1;
+	pthread_join(t, NULL);
+	tap_check(ret == 0 && s.where == nid &&
+		  (s.saw_proposed == -1 || s.saw_proposed == nid),
+		  "thread %d proposed to node %d moved there by itself (at %d; status said proposed %d)",
+		  s.tid, nid, s.where, s.saw_proposed);
+}
+
 static void check_schedule(int nid)
 {
 	char name[] = "/tmp/plib_api.XXXXXX";
@@ -183,5 +251,6 @@ int main(int argc, char *argv[])
 	tap_check(popcorn_current_nid() == 0, "POPCORN_MIGRATE_REGION_END: node 0");
 
 	check_schedule(nid);
+	check_proposals(nid);
 	return tap_failed ? 1 : 0;
 }

@@ -216,8 +216,8 @@ static void check_children(void)
 	int made = pthread_create(&t, NULL, child_thread, &where) == 0 &&
 		   pthread_join(t, &ret) == 0;
 
-	tap_check(made && ret == (void *)42L && where == 0,
-		  "pthread_create() at node %d: the thread ran (at node %d), joined",
+	tap_check(made && ret == (void *)42L && where == nid,
+		  "pthread_create() at node %d: the thread ran there (at node %d), joined",
 		  nid, where);
 	pid = fork();
 	if (pid == 0)
