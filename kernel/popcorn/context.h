@@ -149,6 +149,12 @@ void pcn_migrate_node_offline(int nid);
 int pcn_remote_thread_start(struct remote_context *ctx,
 			    struct pcn_kmsg_hdr *msg, pid_t *pid);
 
+/* signal_state.c: mask, alternate stack and actions of a migration. */
+struct pcn_task_msg;
+void pcn_sigstate_capture(struct pcn_task_msg *m, bool actions);
+int pcn_sigactions_install(const struct pcn_task_msg *m);
+void pcn_sigstate_load(const struct pcn_task_msg *m);
+
 /* signal.c: in the shadow, forward its pending signals to @remote_pid. */
 void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
 

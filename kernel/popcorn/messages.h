@@ -59,6 +59,16 @@ struct pcn_shadow_msg_hdr {
 		      offsetof(struct type, shadow_pid) ==		\
 		      offsetof(struct pcn_shadow_msg_hdr, shadow_pid))
 
+/* A signal action of the process, as struct k_sigaction has it. */
+struct pcn_sigaction {
+	u64 handler;
+	u64 flags;
+	u64 restorer;
+	u64 mask;
+} __packed;
+
+#define PCN_NSIG	64
+
 /* TASK_MIGRATE (origin -> remote) and TASK_BACK (remote -> origin). */
 struct pcn_task_msg {
 	struct pcn_kmsg_hdr hdr;
@@ -68,8 +78,13 @@ struct pcn_task_msg {
 	s32 remote_pid;		/* TASK_BACK: the thread at the remote */
 	s32 forward_nid;	/* TASK_BACK: go on to this node, or -1 */
 	u32 reserved;
-	u64 sigmask;		/* TASK_MIGRATE: blocked signals */
+	u64 sigmask;		/* blocked signals */
 	u64 vdso;		/* TASK_MIGRATE: vDSO text address */
+	u64 ss_sp;		/* alternate signal stack */
+	u64 ss_size;
+	u32 ss_flags;
+	u32 nactions;		/* TASK_MIGRATE: PCN_NSIG, else 0 */
+	struct pcn_sigaction actions[PCN_NSIG];	/* signal 1 first */
 	struct pcn_uregs regs;
 	struct pcn_creds creds;	/* TASK_MIGRATE: the thread's, else 0 */
 } __packed;

@@ -309,6 +309,7 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			if (!pcn_task_back_ok(sh, tm))
 				break;
 			pcn_regs_load(&tm->regs);
+			pcn_sigstate_load(tm);
 			next = tm->forward_nid;
 			pcn_kmsg_done(item->msg);
 			kfree(item);
@@ -366,7 +367,7 @@ again:
 	m->shadow_pid = tid;
 	m->remote_pid = 0;
 	m->forward_nid = -1;
-	m->sigmask = current->blocked.sig[0];
+	pcn_sigstate_capture(m, true);
 	m->vdso = (unsigned long)current->mm->context.vdso;
 	ret = pcn_creds_capture(&m->creds);
 	if (ret)
@@ -449,7 +450,6 @@ static int pcn_remote_thread_main(void *arg)
 {
 	struct pcn_thread_start *st = arg;
 	const struct pcn_task_msg *m = st->msg;
-	sigset_t blocked;
 
 	kref_get(&st->ctx->kref);
 	/* Before at_remote: the hooks look at it only once this is on. */
@@ -458,9 +458,7 @@ static int pcn_remote_thread_main(void *arg)
 	current->at_remote = true;
 	current->peer_nid = st->ctx->origin_nid;
 	current->peer_pid = m->shadow_pid;
-	siginitset(&blocked, m->sigmask);
-	sigdelsetmask(&blocked, sigmask(SIGKILL) | sigmask(SIGSTOP));
-	set_current_blocked(&blocked);
+	pcn_sigstate_load(m);
 	pcn_creds_install_thread(&m->creds);
 	pcn_regs_load(&m->regs);
 	current_pt_regs()->orig_ax = -1;	/* not in a system call */
@@ -492,6 +490,10 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 	}
 	/* The thread shares the worker's credentials: make them its own. */
 	ret = pcn_creds_install(&m->creds);
+	if (ret)
+		return ret;
+	/* And its signal handlers: the process's actions. */
+	ret = pcn_sigactions_install(m);
 	if (ret)
 		return ret;
 	init_completion(&st.done);
@@ -527,6 +529,7 @@ static long pcn_migrate_back(int nid,
 	m->remote_pid = task_pid_nr(current);
 	m->forward_nid = nid == ctx->origin_nid ? -1 : nid;
 	pcn_regs_for(&m->regs, uregs, mode);
+	pcn_sigstate_capture(m, false);
 	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
 	kfree(m);
 	trace_pcn_migrate("back", ctx->origin_nid, task_pid_nr(current), ret);

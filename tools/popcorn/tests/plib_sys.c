@@ -76,6 +76,78 @@ static void on_segv(int sig)
 	siglongjmp(recover, 1);
 }
 
+/* Signal state set at one end, seen at the other. */
+static char stack_a[65536], stack_b[65536];
+static volatile int fpe_nid = -1, fpe_on_stack = -1, zero, one = 1;
+
+static void on_fpe(int sig)
+{
+	char here;
+
+	(void)sig;
+	fpe_nid = popcorn_current_nid();
+	fpe_on_stack = &here >= stack_a && &here < stack_a + sizeof(stack_a);
+	siglongjmp(recover, 1);
+}
+
+/* At the origin, before leaving. */
+static void set_signal_state(void)
+{
+	struct sigaction fpe = { .sa_handler = on_fpe,
+				 .sa_flags = SA_ONSTACK | SA_NODEFER };
+	stack_t ss = { .ss_sp = stack_a, .ss_size = sizeof(stack_a) };
+	sigset_t set;
+
+	sigemptyset(&fpe.sa_mask);
+	sigaction(SIGFPE, &fpe, NULL);
+	sigaltstack(&ss, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* At the remote: what the origin set came along. */
+static void check_signal_state(void)
+{
+	stack_t ss;
+	sigset_t set;
+	volatile int q = 0;
+
+	tap_check(sigaltstack(NULL, &ss) == 0 && ss.ss_sp == stack_a &&
+		  ss.ss_size == sizeof(stack_a),
+		  "the alternate stack set at the origin is the thread's at node %d", nid);
+	tap_check(sigprocmask(SIG_BLOCK, NULL, &set) == 0 &&
+		  sigismember(&set, SIGWINCH) && !sigismember(&set, SIGURG),
+		  "the signal mask set at the origin is the thread's at node %d", nid);
+	if (!sigsetjmp(recover, 1))
+		q = one / zero;	/* 1 / x would be folded to a compare */
+	tap_check(!q && fpe_nid == nid && fpe_on_stack == 1,
+		  "SIGFPE at node %d: the handler installed at the origin ran there, on its alternate stack (at %d, on stack %d)",
+		  nid, fpe_nid, fpe_on_stack);
+	/* Changed here, for the way back. */
+	ss.ss_sp = stack_b;
+	ss.ss_size = sizeof(stack_b);
+	ss.ss_flags = 0;
+	sigaltstack(&ss, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGURG);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* Back at the origin. */
+static void check_signal_state_back(void)
+{
+	stack_t ss;
+	sigset_t set;
+
+	tap_check(sigaltstack(NULL, &ss) == 0 && ss.ss_sp == stack_b,
+		  "the alternate stack set at node %d is the thread's back home", nid);
+	tap_check(sigprocmask(SIG_BLOCK, NULL, &set) == 0 &&
+		  sigismember(&set, SIGWINCH) && sigismember(&set, SIGURG),
+		  "the signal mask set at node %d is the thread's back home", nid);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 static void *child_thread(void *arg)
 {
 	*(int *)arg = popcorn_current_nid();
@@ -259,8 +331,10 @@ int main(int argc, char *argv[])
 	    pthread_create(&peer, NULL, origin_peer, NULL))
 		return 2;
 
+	set_signal_state();
 	ret = migrate(nid, NULL, NULL);
 	tap_check(ret == 0 && popcorn_current_nid() == nid, "at node %d", nid);
+	check_signal_state();
 	check_files();
 	check_ids(pid, tid, ppid, getuid());
 	check_pipes();
@@ -268,6 +342,7 @@ int main(int argc, char *argv[])
 	check_children();
 	ret = migrate(0, NULL, NULL);
 	tap_check(ret == 0 && popcorn_current_nid() == 0, "back at node 0");
+	check_signal_state_back();
 
 	fd = open(path, O_RDONLY);
 	tap_check(fd >= 0 && read(fd, buf, sizeof(buf)) == 20 &&
