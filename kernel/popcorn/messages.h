@@ -68,6 +68,8 @@ struct pcn_sigaction {
 } __packed;
 
 #define PCN_NSIG	64
+/* The largest XSAVE image carried (AVX-512 needs 2696 bytes; AMX more). */
+#define PCN_XSTATE_MAX	4096
 
 /* TASK_MIGRATE (origin -> remote) and TASK_BACK (remote -> origin). */
 struct pcn_task_msg {
@@ -87,6 +89,14 @@ struct pcn_task_msg {
 	struct pcn_sigaction actions[PCN_NSIG];	/* signal 1 first */
 	struct pcn_uregs regs;
 	struct pcn_creds creds;	/* TASK_MIGRATE: the thread's, else 0 */
+	/*
+	 * Every XSAVE component of the thread in the standard (ptrace)
+	 * format, when the CPU has XSAVE: AVX upper halves and the rest.
+	 * xstate_size 0: only regs.fx.
+	 */
+	u32 xstate_size;
+	u32 reserved2;
+	u8 xstate[PCN_XSTATE_MAX];
 } __packed;
 PCN_SHADOW_MSG(pcn_task_msg);
 

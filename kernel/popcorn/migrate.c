@@ -90,13 +90,18 @@ enum pcn_regs_mode {
 };
 
 /* @r from the calling thread's user state, for @mode. */
-static void pcn_regs_for(struct pcn_uregs *r,
+static void pcn_regs_for(struct pcn_task_msg *m,
 			 const struct popcorn_regset_x86_64 *uregs,
 			 enum pcn_regs_mode mode)
 {
 	struct pt_regs *regs = current_pt_regs();
+	struct pcn_uregs *r = &m->regs;
 
 	pcn_regs_save(r, uregs);
+	m->xstate_size = pcn_xstate_save(m->xstate);
+	if (uregs && m->xstate_size)
+		memcpy(m->xstate + PCN_FX_XMM_OFFSET, uregs->xmm,
+		       sizeof(uregs->xmm));
 	if (mode == PCN_REGS_RESTART) {
 		r->ax = regs->orig_ax;
 		r->ip -= 2;	/* the syscall instruction */
@@ -309,6 +314,7 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			if (!pcn_task_back_ok(sh, tm))
 				break;
 			pcn_regs_load(&tm->regs);
+			pcn_xstate_load(tm->xstate, tm->xstate_size);
 			pcn_sigstate_load(tm);
 			next = tm->forward_nid;
 			pcn_kmsg_done(item->msg);
@@ -415,7 +421,7 @@ static long pcn_migrate_from_origin(int nid,
 
 	if (!m)
 		return -ENOMEM;
-	pcn_regs_for(&m->regs, uregs, mode);
+	pcn_regs_for(m, uregs, mode);
 	for (;;) {
 		ret = pcn_migrate_out(nid, m, &next);
 		if (ret || next < 0 || next == pcn_my_nid())
@@ -426,7 +432,7 @@ static long pcn_migrate_from_origin(int nid,
 			break;
 		}
 		nid = next;
-		pcn_regs_for(&m->regs, NULL, PCN_REGS_AS_IS);
+		pcn_regs_for(m, NULL, PCN_REGS_AS_IS);
 	}
 	kfree(m);
 	/*
@@ -461,6 +467,7 @@ static int pcn_remote_thread_main(void *arg)
 	pcn_sigstate_load(m);
 	pcn_creds_install_thread(&m->creds);
 	pcn_regs_load(&m->regs);
+	pcn_xstate_load(m->xstate, m->xstate_size);
 	current_pt_regs()->orig_ax = -1;	/* not in a system call */
 	complete(&st->done);
 	/* ret_from_fork takes it to user space with those registers. */
@@ -528,7 +535,7 @@ static long pcn_migrate_back(int nid,
 	m->shadow_pid = current->peer_pid;
 	m->remote_pid = task_pid_nr(current);
 	m->forward_nid = nid == ctx->origin_nid ? -1 : nid;
-	pcn_regs_for(&m->regs, uregs, mode);
+	pcn_regs_for(m, uregs, mode);
 	pcn_sigstate_capture(m, false);
 	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
 	kfree(m);

@@ -82,6 +82,79 @@ void pcn_regs_save(struct pcn_uregs *r,
 	r->gsbase = x86_gsbase_read_task(current);
 	/* Saves live registers first; copes with XSAVE's init optimisation. */
 	xfpregs_get(current, NULL, fx);
+	if (u)
+		memcpy(r->fx + PCN_FX_XMM_OFFSET, u->xmm, sizeof(u->xmm));
+}
+
+/*
+ * The fields of struct popcorn_regset_x86_64 that are not taken: the x87
+ * and MMX registers (st, mmx) must be zero; the segment selectors zero or
+ * the thread's own (what a copy of the live registers holds).
+ */
+int pcn_uregs_check(const struct popcorn_regset_x86_64 *u)
+{
+	struct pt_regs *regs = current_pt_regs();
+	unsigned short ds, es, fs, gs;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(u->mmx); i++)
+		if (u->mmx[i])
+			return -EINVAL;
+	if (memchr_inv(u->st, 0, sizeof(u->st)))
+		return -EINVAL;
+	savesegment(ds, ds);
+	savesegment(es, es);
+	savesegment(fs, fs);
+	savesegment(gs, gs);
+	if ((u->cs && u->cs != regs->cs) || (u->ss && u->ss != regs->ss) ||
+	    (u->ds && u->ds != ds) || (u->es && u->es != es) ||
+	    (u->fs && u->fs != fs) || (u->gs && u->gs != gs))
+		return -EINVAL;
+	return 0;
+}
+
+u32 pcn_xstate_save(u8 *buf)
+{
+	struct membuf to = { .p = buf, .left = fpu_user_cfg.max_size };
+
+	if (!cpu_feature_enabled(X86_FEATURE_XSAVE) ||
+	    fpu_user_cfg.max_size > PCN_XSTATE_MAX)
+		return 0;
+	/* Saves live registers first, as xfpregs_get() does. */
+	if (xstateregs_get(current, NULL, to))
+		return 0;
+	return fpu_user_cfg.max_size;
+}
+
+/*
+ * xstateregs_set() is ptrace's, for a stopped task; here it is the
+ * caller's own state, so the live registers are saved first and kept
+ * from being saved again over the new image (fpregs_lock()) until it
+ * is marked to be loaded on the way out to user space.  It checks the
+ * image as it checks one from a debugger: header, xfeatures, MXCSR.
+ */
+void pcn_xstate_load(const u8 *buf, u32 size)
+{
+	struct fpu *fpu = &current->thread.fpu;
+	int ret;
+
+	if (!size)
+		return;
+	if (!cpu_feature_enabled(X86_FEATURE_XSAVE) ||
+	    size != fpu_user_cfg.max_size || size > PCN_XSTATE_MAX) {
+		pr_warn_once("popcorn: an XSAVE image of %u bytes (%u here): x87/SSE state only\n",
+			     size, fpu_user_cfg.max_size);
+		return;
+	}
+	fpu_sync_fpstate(fpu);
+	fpregs_lock();
+	ret = xstateregs_set(current, NULL, 0, size, buf, NULL);
+	fpu->last_cpu = -1;
+	set_thread_flag(TIF_NEED_FPU_LOAD);
+	fpregs_unlock();
+	if (ret)
+		pr_warn_ratelimited("popcorn: thread %d: XSAVE image refused (%d): x87/SSE state only\n",
+				    task_pid_nr(current), ret);
 }
 
 bool pcn_regs_valid(const struct pcn_uregs *r)

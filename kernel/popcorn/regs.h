@@ -18,5 +18,16 @@ void pcn_regs_save(struct pcn_uregs *r,
 bool pcn_regs_valid(const struct pcn_uregs *r);
 /* Make @r the calling thread's user state on its return to user space. */
 void pcn_regs_load(const struct pcn_uregs *r);
+/*
+ * The calling thread's XSAVE state into @buf (PCN_XSTATE_MAX bytes) in
+ * the standard format; its size, or 0 when it cannot be carried.
+ */
+u32 pcn_xstate_save(u8 *buf);
+/* Make @buf of @size bytes the calling thread's XSAVE state, if valid. */
+void pcn_xstate_load(const u8 *buf, u32 size);
+/* A register set from user space: 0, or -EINVAL for an ignored field set. */
+int pcn_uregs_check(const struct popcorn_regset_x86_64 *u);
+/* Where FXSAVE and XSAVE images keep xmm0-15. */
+#define PCN_FX_XMM_OFFSET	160
 
 #endif /* _POPCORN_REGS_H */

@@ -12,6 +12,8 @@
 #include <popcorn/nodes.h>
 #include <popcorn/process_server.h>
 
+#include "regs.h"
+
 SYSCALL_DEFINE3(popcorn_get_node_info, int __user *, my_nid,
 		struct popcorn_node_info __user *, info, int, len)
 {
@@ -72,5 +74,7 @@ SYSCALL_DEFINE2(popcorn_migrate, int, nid, void __user *, uregs)
 	/* On the stack: a thread that leaves a remote does not return. */
 	if (uregs && copy_from_user(&regs, uregs, sizeof(regs)))
 		return -EFAULT;
+	if (uregs && pcn_uregs_check(&regs))
+		return -EINVAL;
 	return pcn_migrate(nid, uregs ? &regs : NULL);
 }

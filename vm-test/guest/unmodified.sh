@@ -71,3 +71,7 @@ rounds=$(awk '{ print $2 }' /tmp/loop.out)
 [ $rc -eq 0 ] && [ -n "$rounds" ] && cmp -s /tmp/loop.out /tmp/loop.ref
 tap $? "its output is that of a run that stayed here: $(cat /tmp/loop.out) / $(cat /tmp/loop.ref)"
 rm -f /tmp/plain_loop.stop
+
+# The whole CPU state: AVX registers, GS base, the register set.
+/bin/test_xstate 1
+tap $? "test_xstate exited 0"
