@@ -156,7 +156,7 @@ int pcn_sigactions_install(const struct pcn_task_msg *m);
 void pcn_sigstate_load(const struct pcn_task_msg *m);
 
 /* signal.c: in the shadow, forward its pending signals to @remote_pid. */
-void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
+int pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
 
 /* remote_io.c: FILE_WRITE is served by the shadow of the writer. */
 void pcn_file_write_serve(int nid, struct pcn_kmsg_hdr *msg);

@@ -318,6 +318,8 @@ PCN_SHADOW_MSG(pcn_futex_msg);
 #define PCN_SYSCALL_REGS	0x1
 /* SYSCALL_DONE: @creds are the thread's, changed by the call. */
 #define PCN_SYSCALL_CREDS	0x2
+/* SYSCALL_DONE: signals that interrupted the call were sent before it. */
+#define PCN_SYSCALL_SIGNALLED	0x4
 
 struct pcn_syscall_msg {
 	struct pcn_kmsg_hdr hdr;

@@ -122,7 +122,7 @@ static void pcn_shadow_reject(int nid, struct pcn_kmsg_hdr *msg, int err)
 	if (msg->type == PCN_KMSG_TYPE_FUTEX)
 		pcn_futex_reply(nid, msg, err);
 	if (msg->type == PCN_KMSG_TYPE_SYSCALL)
-		pcn_syscall_reply(nid, msg, err);
+		pcn_syscall_reply(nid, msg, err, 0);
 	pcn_kmsg_done(msg);
 }
 

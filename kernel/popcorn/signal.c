@@ -23,8 +23,8 @@
 #include "kmsg_internal.h"
 #include "messages.h"
 
-/* Origin, in the shadow: forward every signal it has pending. */
-void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid)
+/* Origin, in the shadow: forward every signal it has pending; how many. */
+int pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid)
 {
 	struct pcn_signal_msg m = {
 		.hdr.type = PCN_KMSG_TYPE_TASK_SIGNAL,
@@ -34,7 +34,7 @@ void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid)
 	struct k_sigaction *ka;
 	kernel_siginfo_t info;
 	enum pid_type type;
-	int sig;
+	int sig, sent = 0;
 
 	for (;;) {
 		spin_lock_irq(&current->sighand->siglock);
@@ -48,7 +48,8 @@ void pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid)
 		}
 		spin_unlock_irq(&current->sighand->siglock);
 		if (!sig)
-			return;
+			return sent;
+		sent++;
 		m.signo = sig;
 		m.code = SI_KERNEL;
 		m.sender_pid = 0;

@@ -32,7 +32,10 @@
  * thread, whose signal delivery restarts the call or not by the
  * action's SA_RESTART.  A signal sent to the process at the origin
  * while the shadow makes a call interrupts it the same way; the shadow
- * forwards it before it answers.  A call to be restarted by its restart
+ * forwards it before it answers, and the answer says so: the thread
+ * waits for it (a second at most), as received signals are handled in
+ * work items while an answer wakes the thread at once.  A call to be
+ * restarted by its restart
  * block (poll, nanosleep-like waits) returns -EINTR instead, as that
  * block is the shadow's.
  */
@@ -97,6 +100,20 @@ static bool pcn_syscall_sets_creds(unsigned int nr)
 
 /* ---- remote: the thread ------------------------------------------------ */
 
+/*
+ * The signals that interrupted a call at the origin were sent before
+ * its answer, but are handled in a work item while the answer wakes the
+ * thread at once: let them come first, so that the call's -ERESTART*
+ * meets them as it would have locally (a second or so at most).
+ */
+static void pcn_syscall_wait_signal(void)
+{
+	unsigned long deadline = jiffies + HZ;
+
+	while (!signal_pending(current) && time_before(jiffies, deadline))
+		schedule_timeout_interruptible(1);
+}
+
 /* The answer of call @req, checked: the result, or -EIO. */
 static long pcn_syscall_result(const struct pcn_syscall_msg *req,
 			       struct pcn_syscall_done *done)
@@ -105,7 +122,8 @@ static long pcn_syscall_result(const struct pcn_syscall_msg *req,
 	int err;
 
 	if (done->ctx_id != req->ctx_id || done->nr != req->nr ||
-	    done->seq != req->seq || (done->flags & ~PCN_SYSCALL_CREDS) ||
+	    done->seq != req->seq ||
+	    (done->flags & ~(PCN_SYSCALL_CREDS | PCN_SYSCALL_SIGNALLED)) ||
 	    ((done->flags & PCN_SYSCALL_CREDS) &&
 	     !pcn_syscall_sets_creds(req->nr))) {
 		pr_warn_ratelimited("bad answer to system call %u of thread %d\n",
@@ -115,6 +133,8 @@ static long pcn_syscall_result(const struct pcn_syscall_msg *req,
 	/* The restart block is the shadow's: nothing to restart here. */
 	if (ret == -ERESTART_RESTARTBLOCK)
 		ret = -EINTR;
+	if (done->flags & PCN_SYSCALL_SIGNALLED)
+		pcn_syscall_wait_signal();
 	if (done->flags & PCN_SYSCALL_CREDS) {
 		err = pcn_creds_install(&done->creds);
 		if (err) {
@@ -214,7 +234,8 @@ void pcn_syscall_at_origin(struct pt_regs *regs)
 
 /* ---- origin: the shadow ------------------------------------------------ */
 
-void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret)
+void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
+		       u32 flags)
 {
 	struct pcn_syscall_msg *req = (struct pcn_syscall_msg *)msg;
 	struct pcn_syscall_done *done;
@@ -237,6 +258,7 @@ void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret)
 	done->nr = req->nr;
 	done->seq = req->seq;
 	done->ret = ret;
+	done->flags = flags;
 	if (ret >= 0 && pcn_syscall_sets_creds(req->nr) &&
 	    !pcn_creds_capture(&done->creds))
 		done->flags |= PCN_SYSCALL_CREDS;
@@ -281,6 +303,7 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	struct pcn_syscall_msg *m = (struct pcn_syscall_msg *)msg;
 	struct pt_regs args = {}, *regs = &args;
 	long ret = -EINVAL;
+	u32 flags = 0;
 
 	if (!pcn_syscall_msg_ok(m)) {
 		pr_warn_ratelimited("node %d: system call %u for thread %d refused\n",
@@ -312,10 +335,11 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	 * A signal that came for the process here and interrupted the
 	 * call goes first: the thread then has it when the answer comes.
 	 */
-	if (signal_pending(current) && !fatal_signal_pending(current))
-		pcn_signal_forward(ctx, nid, remote_pid);
+	if (signal_pending(current) && !fatal_signal_pending(current) &&
+	    pcn_signal_forward(ctx, nid, remote_pid))
+		flags |= PCN_SYSCALL_SIGNALLED;
 out:
-	pcn_syscall_reply(nid, msg, ret);
+	pcn_syscall_reply(nid, msg, ret, flags);
 	pcn_kmsg_done(msg);
 }
 

@@ -30,7 +30,8 @@ void pcn_syscall_at_origin(struct pt_regs *regs);
 /* In the shadow, at the origin: make the call of SYSCALL @msg, answer. */
 void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 		       struct pcn_kmsg_hdr *msg);
-void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret);
+void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
+		       u32 flags);
 
 /* migrate.c: at the remote, back to the origin, which restarts the call. */
 int pcn_migrate_back_restart(void);

@@ -8,7 +8,30 @@ nid=$(cmdline_param pcn.nid)
 wait_all_online 2 120
 tap $? "both nodes online (after ${WAITED}s)"
 
-[ "$nid" = 0 ] || exit 0
+if [ "$nid" != 0 ]; then
+	# plib_intr (plib_sys NID intr): its thread here waits for a read()
+	# made at the origin (state S, a thread of the worker): a signal
+	# sent here must end that read.
+	found=
+	for i in $(seq 1 240); do
+		for t in /proc/[0-9]*/task/[0-9]*; do
+			[ "$(cat $t/comm 2>/dev/null)" = plib_intr ] || continue
+			tid=${t##*/}
+			pid=${t#/proc/}
+			pid=${pid%%/*}
+			[ "$tid" != "$pid" ] || continue
+			grep -q "^State:.*S" $t/status 2>/dev/null || continue
+			sleep 1
+			grep -q "^State:.*S" $t/status 2>/dev/null || continue
+			found=$tid
+			break 2
+		done
+		sleep 0.5
+	done
+	[ -n "$found" ] && kill -USR1 "$found"
+	tap $? "signalled the plib_intr thread $found that waits here"
+	exit 0
+fi
 
 /bin/plib_api 1 > /tmp/plib_api.out 2>&1
 rc=$?
@@ -75,3 +98,8 @@ rm -f /tmp/plain_loop.stop
 # The whole CPU state: AVX registers, GS base, the register set.
 /bin/test_xstate 1
 tap $? "test_xstate exited 0"
+
+# A signal sent at node 1 ends a read() the origin makes for the thread.
+cp /bin/plib_sys /tmp/plib_intr
+timeout 150 /tmp/plib_intr 1 intr
+tap $? "plib_sys 1 intr exited 0"

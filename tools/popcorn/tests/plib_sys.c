@@ -5,6 +5,9 @@
  *
  *   plib_sys NID          the checks; run at the origin, node 0
  *   plib_sys NID exec     execve() at NID: the new program runs at home
+ *   plib_sys NID intr     blocks at NID in a read() made at the origin
+ *                         until a signal sent at NID (by the harness)
+ *                         ends it
  *
  * Written against the popcorn-kernel-lib API (migrate.h).
  */
@@ -239,6 +242,7 @@ static void check_signals(void)
 	struct sigaction segv = { .sa_handler = on_segv, .sa_flags = SA_NODEFER };
 	char buf[8];
 	ssize_t n;
+	int e;
 
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&segv.sa_mask);
@@ -270,10 +274,11 @@ static void check_signals(void)
 		}
 	}
 	n = read(to_remote[0], buf, 1);
-	tap_check(n == -1 && errno == EINTR && handler_sig == SIGUSR2 &&
+	e = errno;
+	tap_check(n == -1 && e == EINTR && handler_sig == SIGUSR2 &&
 		  handler_nid == nid,
-		  "read() blocked at the origin, signalled: EINTR at node %d, handler ran there (%zd, %d)",
-		  nid, n, handler_nid);
+		  "read() blocked at the origin, signalled: EINTR at node %d, handler ran there (%zd, errno %d, signal %d at %d)",
+		  nid, n, e, handler_sig, handler_nid);
 	while (waitpid(-1, NULL, 0) > 0)
 		;
 }
@@ -291,6 +296,15 @@ static void check_children(void)
 	tap_check(made && ret == (void *)42L && where == nid,
 		  "pthread_create() at node %d: the thread ran there (at node %d), joined",
 		  nid, where);
+	{
+		FILE *p = popen("echo popen-ok", "r");
+		char line[32] = "";
+
+		made = p && fgets(line, sizeof(line), p) != NULL;
+		tap_check(made && !strcmp(line, "popen-ok\n") && pclose(p) == 0,
+			  "popen() at node %d: a shell ran at the origin (%s)", nid,
+			  made ? line : "no line");
+	}
 	pid = fork();
 	if (pid == 0)
 		_exit(popcorn_current_nid() == 0 ? 7 : 8);
@@ -315,6 +329,27 @@ int main(int argc, char *argv[])
 		execl("/proc/self/exe", argv[0], argv[1], "after-exec", NULL);
 		tap_check(0, "execl() at node %d (%d): %s", nid, ret, strerror(errno));
 		return 1;
+	}
+	if (argc > 2 && !strcmp(argv[2], "intr")) {
+		struct sigaction sa = { .sa_sigaction = on_signal,
+					.sa_flags = SA_SIGINFO };
+		char c;
+		ssize_t n;
+		int p[2];
+
+		sigemptyset(&sa.sa_mask);
+		if (pipe(p) || sigaction(SIGUSR1, &sa, NULL) ||
+		    migrate(nid, NULL, NULL))
+			return 2;
+		printf("# blocking in read() at node %d\n", nid);
+		fflush(stdout);
+		n = read(p[0], &c, 1);
+		tap_check(n == -1 && errno == EINTR && handler_sig == SIGUSR1 &&
+			  handler_nid == nid,
+			  "read() made at the origin, a signal sent at node %d: EINTR, handler ran there (%zd, at %d)",
+			  nid, n, handler_nid);
+		migrate(0, NULL, NULL);
+		return tap_failed;
 	}
 	if (argc > 2 && !strcmp(argv[2], "after-exec")) {
 		tap_check(popcorn_current_nid() == 0 && getpid() == pid,
