@@ -28,6 +28,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/signal.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -446,9 +447,31 @@ static long pcn_migrate_from_origin(int nid,
 
 DEFINE_STATIC_KEY_FALSE(pcn_remote_threads);
 
+/*
+ * ret_from_fork() zeroes rax after a kernel thread's function returns
+ * (it is the return value of the execve() it may have made), which
+ * suits popcorn_migrate() but not a thread moved with its registers as
+ * they are: a task work item puts the value back on the way out.
+ */
+struct pcn_rax_fixup {
+	struct callback_head work;
+	u64 ax;
+};
+
+static void pcn_rax_fixup_run(struct callback_head *work)
+{
+	struct pcn_rax_fixup *f = container_of(work, struct pcn_rax_fixup,
+					       work);
+
+	if (!(current->flags & PF_EXITING))
+		current_pt_regs()->ax = f->ax;
+	kfree(f);
+}
+
 struct pcn_thread_start {
 	struct remote_context *ctx;
 	const struct pcn_task_msg *msg;
+	struct pcn_rax_fixup *rax;	/* when rax is not 0 */
 	struct completion done;
 };
 
@@ -469,6 +492,12 @@ static int pcn_remote_thread_main(void *arg)
 	pcn_regs_load(&m->regs);
 	pcn_xstate_load(m->xstate, m->xstate_size);
 	current_pt_regs()->orig_ax = -1;	/* not in a system call */
+	if (st->rax) {
+		st->rax->ax = m->regs.ax;
+		init_task_work(&st->rax->work, pcn_rax_fixup_run);
+		if (task_work_add(current, &st->rax->work, TWA_RESUME))
+			kfree(st->rax);
+	}
 	complete(&st->done);
 	/* ret_from_fork takes it to user space with those registers. */
 	return 0;
@@ -503,12 +532,19 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 	ret = pcn_sigactions_install(m);
 	if (ret)
 		return ret;
+	if (m->regs.ax) {
+		st.rax = kmalloc(sizeof(*st.rax), GFP_KERNEL);
+		if (!st.rax)
+			return -ENOMEM;
+	}
 	init_completion(&st.done);
 	tid = user_mode_thread(pcn_remote_thread_main, &st,
 			       CLONE_VM | CLONE_FS | CLONE_FILES |
 			       CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM);
-	if (tid < 0)
+	if (tid < 0) {
+		kfree(st.rax);
 		return tid == -ENOMEM ? -ENOMEM : -EAGAIN;
+	}
 	wait_for_completion(&st.done);
 	*pid = tid;
 	trace_pcn_migrate("started", ctx->origin_nid, tid, 0);

@@ -63,7 +63,7 @@ tap $? "execve() at node 1 ran the new program (exit $rc)"
 
 # A program that never calls Popcorn, moved from a shell and back.
 rm -f /tmp/plain_loop.stop
-/bin/plain_loop > /tmp/loop.out &
+/bin/plain_loop > /tmp/loop.out 2> /tmp/loop.err &
 lp=$!
 sleep 1
 out=$(as_user popcorn migrate $lp 1 2>&1)
@@ -93,6 +93,7 @@ rounds=$(awk '{ print $2 }' /tmp/loop.out)
 /bin/plain_loop "$rounds" > /tmp/loop.ref
 [ $rc -eq 0 ] && [ -n "$rounds" ] && cmp -s /tmp/loop.out /tmp/loop.ref
 tap $? "its output is that of a run that stayed here: $(cat /tmp/loop.out) / $(cat /tmp/loop.ref)"
+sed 's/^/# /' /tmp/loop.err
 rm -f /tmp/plain_loop.stop
 
 # The whole CPU state: AVX registers, GS base, the register set.

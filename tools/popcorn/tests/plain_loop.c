@@ -25,8 +25,11 @@ int main(int argc, char **argv)
 	int i;
 
 	for (r = 0; rounds < 0 || r < rounds; r++) {
-		if (rounds < 0 && !access(STOP, F_OK))
+		if (rounds < 0 && !access(STOP, F_OK)) {
+			fprintf(stderr, "# plain_loop: %s found after %ld rounds\n",
+				STOP, r);
 			break;
+		}
 		for (i = 0; i < WORDS; i++) {
 			x = x * 1103515245u + 12345u;
 			data[i] += x >> 7;
