@@ -100,6 +100,11 @@ rm -f /tmp/plain_loop.stop
 /bin/test_xstate 1
 tap $? "test_xstate exited 0"
 
+# Identity changes at a remote: made at the origin, the ids follow.
+/bin/plib_sys 1 setuid
+tap $? "plib_sys 1 setuid exited 0"
+rm -f /tmp/plib_sys_root.*
+
 # A signal sent at node 1 ends a read() the origin makes for the thread.
 cp /bin/plib_sys /tmp/plib_intr
 timeout 150 /tmp/plib_intr 1 intr

@@ -21,9 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -236,6 +240,40 @@ static void check_pipes(void)
 		fclose(r);
 }
 
+/* Sockets, epoll and select at a remote: made at the origin. */
+static void check_sockets(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, out;
+	struct timeval tv = { 0, 100 * 1000 };
+	char buf[16] = "";
+	int sv[2], ep, n;
+	fd_set rd;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		tap_check(0, "socketpair() at node %d: %s", nid, strerror(errno));
+		return;
+	}
+	tap_check(send(sv[0], "sock", 4, 0) == 4 && recv(sv[1], buf, 4, 0) == 4 &&
+		  !memcmp(buf, "sock", 4),
+		  "socketpair(), send() and recv() at node %d", nid);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ev.data.fd = sv[1];
+	n = ep >= 0 && !epoll_ctl(ep, EPOLL_CTL_ADD, sv[1], &ev) ?
+	    epoll_wait(ep, &out, 1, 100) : -2;
+	tap_check(n == 0, "epoll_wait() with a 100 ms timeout at node %d: %d", nid, n);
+	send(sv[0], "x", 1, 0);
+	n = epoll_wait(ep, &out, 1, 5000);
+	tap_check(n == 1 && out.data.fd == sv[1],
+		  "epoll_wait() at node %d wakes on data (%d)", nid, n);
+	FD_ZERO(&rd);
+	FD_SET(sv[1], &rd);
+	n = select(sv[1] + 1, &rd, NULL, NULL, &tv);
+	tap_check(n == 1 && FD_ISSET(sv[1], &rd), "select() at node %d (%d)", nid, n);
+	close(ep);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void check_signals(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
@@ -330,6 +368,28 @@ int main(int argc, char *argv[])
 		tap_check(0, "execl() at node %d (%d): %s", nid, ret, strerror(errno));
 		return 1;
 	}
+	if (argc > 2 && !strcmp(argv[2], "setuid")) {
+		/* Root becomes uid 1000 at a remote: its credentials follow. */
+		int fd;
+
+		snprintf(path, sizeof(path), "/tmp/plib_sys_root.%d", pid);
+		fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+		if (fd < 0 || close(fd) || migrate(nid, NULL, NULL))
+			return 2;
+		ret = setgroups(0, NULL) || setgid(1000) || setuid(1000);
+		tap_check(!ret && getuid() == 1000 && geteuid() == 1000 &&
+			  getgid() == 1000,
+			  "setuid(1000) at node %d: made at the origin, the ids here follow (%d/%d)",
+			  nid, getuid(), getgid());
+		fd = open(path, O_RDONLY);
+		tap_check(fd == -1 && errno == EACCES,
+			  "then a root-only file of the origin is refused at node %d (%d, errno %d)",
+			  nid, fd, errno);
+		ret = migrate(0, NULL, NULL);
+		tap_check(!ret && getuid() == 1000 && geteuid() == 1000,
+			  "uid 1000 back home (%d)", getuid());
+		return tap_failed;
+	}
 	if (argc > 2 && !strcmp(argv[2], "intr")) {
 		struct sigaction sa = { .sa_sigaction = on_signal,
 					.sa_flags = SA_SIGINFO };
@@ -373,6 +433,7 @@ int main(int argc, char *argv[])
 	check_files();
 	check_ids(pid, tid, ppid, getuid());
 	check_pipes();
+	check_sockets();
 	check_signals();
 	check_children();
 	ret = migrate(0, NULL, NULL);
