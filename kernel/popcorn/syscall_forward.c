@@ -321,7 +321,6 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	regs->r8 = m->args[4];
 	regs->r9 = m->args[5];
 	regs->orig_ax = m->nr;
-	regs->ax = -ENOSYS;
 	ret = x64_sys_call(regs, m->nr);
 	if (m->flags & PCN_SYSCALL_REGS && ret > 0)
 		pcn_syscall_new_thread(ret, nid);
