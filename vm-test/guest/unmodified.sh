@@ -109,3 +109,29 @@ rm -f /tmp/plib_sys_root.*
 cp /bin/plib_sys /tmp/plib_intr
 timeout 150 /tmp/plib_intr 1 intr
 tap $? "plib_sys 1 intr exited 0"
+
+# An unmodified busybox shell: its loop (a stat() each round, made at
+# the origin while it is away) is moved to node 1 and back, then it
+# computes a checksum that must equal a run that stayed here.
+bb_script='while [ ! -e /tmp/bb.stop ]; do n=$((n + 1)); done
+j=0; k=7; while [ $j -lt 3000 ]; do k=$(( (k * 31 + j) % 1000003 )); j=$((j + 1)); done
+echo "checksum $k"'
+rm -f /tmp/bb.stop
+busybox sh -c "$bb_script" > /tmp/bb.out &
+bp=$!
+sleep 1
+sent=$(stat_type task_migrate sent)
+popcorn migrate $bp 1 > /dev/null
+wait_until 30 sh -c ". /tests/lib.sh; [ \$(stat_type task_migrate sent) -gt $sent ]"
+tap $? "busybox sh $bp moved to node 1 by popcorn migrate (${WAITED}s)"
+sleep 1
+back=$(stat_type task_back recv)
+popcorn migrate $bp 0 > /dev/null
+wait_until 30 sh -c ". /tests/lib.sh; [ \$(stat_type task_back recv) -gt $back ]"
+tap $? "busybox sh $bp came back (${WAITED}s)"
+touch /tmp/bb.stop
+wait $bp
+busybox sh -c "$bb_script" > /tmp/bb.ref
+[ -s /tmp/bb.out ] && cmp -s /tmp/bb.out /tmp/bb.ref
+tap $? "busybox sh output as if it had stayed: $(cat /tmp/bb.out) / $(cat /tmp/bb.ref)"
+rm -f /tmp/bb.stop
