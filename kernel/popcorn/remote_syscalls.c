@@ -32,8 +32,8 @@
  *   own mapping), userfaultfd (its faults would race the protocol's),
  *   modify_ldt, protection keys and remap_file_pages (per-mm state not
  *   mirrored), shmat/shmdt (System V segments are not mirrored),
- *   seccomp (the filter would be the shadow's), iopl/ioperm (this
- *   node's ports).  Documentation/popcorn/migration.rst lists them.
+ *   seccomp and prctl(PR_SET_SECCOMP) (the filter would be the
+ *   shadow's), iopl/ioperm (this node's ports).  Documentation/popcorn/migration.rst lists them.
  *
  * x32 calls come through the 64-bit entry with numbers above
  * NR_syscalls: refused.  The 32-bit entries (int $0x80, sysenter,
@@ -44,6 +44,7 @@
 
 #include <linux/init.h>
 #include <linux/printk.h>
+#include <linux/prctl.h>
 #include <linux/sched.h>
 #include <asm/ptrace.h>
 #include <asm/unistd.h>
@@ -111,6 +112,12 @@ static int pcn_remote_origin_id(struct pt_regs *regs, const char *abi,
 	return -1;
 }
 
+/* seccomp() by another name: the filter would be the shadow's. */
+bool pcn_syscall_refused_args(unsigned int nr, u64 arg0)
+{
+	return nr == __NR_prctl && arg0 == PR_SET_SECCOMP;
+}
+
 enum pcn_sys_class pcn_syscall_class(unsigned int nr)
 {
 	if (nr >= NR_syscalls)
@@ -150,6 +157,8 @@ int __pcn_remote_syscall(struct pt_regs *regs, int nr)
 	/* getrlimit() of the C library: its own limits, none set. */
 	if (unr == __NR_prlimit64 && !regs->di && !regs->dx)
 		return nr;
+	if (pcn_syscall_refused_args(unr, regs->di))
+		return pcn_remote_refuse(regs, "", nr);
 	pcn_syscall_forward(regs, nr);
 	return -1;
 }

@@ -290,6 +290,8 @@ static bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m)
 
 	if (class != PCN_SYS_FORWARD && !(class == PCN_SYS_SELF && m->args[0]))
 		return false;
+	if (pcn_syscall_refused_args(m->nr, m->args[0]))
+		return false;
 	if (m->flags & ~PCN_SYSCALL_REGS)
 		return false;
 	if (regs != pcn_syscall_needs_regs(m->nr))

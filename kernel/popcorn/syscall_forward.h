@@ -22,6 +22,8 @@ enum pcn_sys_class {
 
 /* remote_syscalls.c */
 enum pcn_sys_class pcn_syscall_class(unsigned int nr);
+/* A forwarded call refused for its first argument. */
+bool pcn_syscall_refused_args(unsigned int nr, u64 arg0);
 
 /* syscall_forward.c, at the remote: the result goes to regs->ax. */
 void pcn_syscall_forward(struct pt_regs *regs, int nr);

@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/seccomp.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -185,6 +187,12 @@ static void check_files(void)
 
 static void check_ids(pid_t pid, pid_t tid, pid_t ppid, uid_t uid)
 {
+	int r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT, 0, 0, 0);
+
+	/* Made at the origin, strict mode would kill the shadow. */
+	tap_check(r == -1 && errno == EOPNOTSUPP,
+		  "prctl(PR_SET_SECCOMP) at node %d: EOPNOTSUPP (%d, errno %d)",
+		  nid, r, errno);
 	tap_check(getpid() == pid && syscall(SYS_gettid) == tid,
 		  "getpid()/gettid() at node %d are the origin's %d/%d", nid,
 		  pid, tid);
