@@ -81,6 +81,7 @@ static __always_inline void pcn_task_fork(struct task_struct *p,
 	p->peer_pid = 0;
 	p->at_remote = false;
 	p->is_worker = false;
+	p->pcn_proposal = 0;
 }
 
 /*

@@ -145,6 +145,7 @@ int pcn_migrate_proposed(int nid);
 /* propose.c */
 int pcn_proposal_add(struct task_struct *t, int nid);
 int pcn_proposed_nid(void);
+void pcn_proposal_moved(void);
 void pcn_migrate_node_offline(int nid);
 int pcn_remote_thread_start(struct remote_context *ctx,
 			    struct pcn_kmsg_hdr *msg, pid_t *pid);

@@ -404,6 +404,7 @@ again:
 		goto fail;
 
 	trace_pcn_migrate("out", nid, tid, 0);
+	pcn_proposal_moved();
 	current->peer_nid = nid;
 	current->peer_pid = sh.remote_pid;
 	return pcn_shadow_wait(&sh, next_nid);
@@ -413,9 +414,14 @@ fail:
 	return ret == -ESRCH ? -EAGAIN : ret;
 }
 
-static long pcn_migrate_from_origin(int nid,
-				    const struct popcorn_regset_x86_64 *uregs,
-				    enum pcn_regs_mode mode)
+/*
+ * Take the caller to @nid and back, or on to where it goes next.
+ * Returns 0 once it is back here with its registers loaded, or an error
+ * without it having moved.
+ */
+static int pcn_migrate_from_origin(int nid,
+				   const struct popcorn_regset_x86_64 *uregs,
+				   enum pcn_regs_mode mode)
 {
 	struct pcn_task_msg *m = kzalloc(sizeof(*m), GFP_KERNEL);
 	int next, ret;
@@ -436,11 +442,7 @@ static long pcn_migrate_from_origin(int nid,
 		pcn_regs_for(m, NULL, PCN_REGS_AS_IS);
 	}
 	kfree(m);
-	/*
-	 * Back: the thread goes on with the registers it came with, rax
-	 * included, which is this call's return value.
-	 */
-	return ret ? ret : current_pt_regs()->ax;
+	return ret;
 }
 
 /* ---- remote: the migrated thread --------------------------------------- */
@@ -587,13 +589,19 @@ static long pcn_migrate_back(int nid,
 long pcn_migrate(int nid, const struct popcorn_regset_x86_64 *uregs)
 {
 	struct remote_context *ctx = READ_ONCE(current->mm->remote);
+	long ret;
 
 	if (current->remote && !current->remote->at_origin)
 		return pcn_migrate_back(nid, uregs, PCN_REGS_CALL);
 	/* A thread created at a remote has no shadow at the origin. */
 	if (current->is_worker || (ctx && !ctx->at_origin))
 		return -EOPNOTSUPP;
-	return pcn_migrate_from_origin(nid, uregs, PCN_REGS_CALL);
+	ret = pcn_migrate_from_origin(nid, uregs, PCN_REGS_CALL);
+	/*
+	 * Back: the thread goes on with the registers it came with, rax
+	 * included, which is this call's return value.
+	 */
+	return ret ? ret : current_pt_regs()->ax;
 }
 
 int pcn_migrate_proposed(int nid)

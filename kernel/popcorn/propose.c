@@ -10,13 +10,19 @@
  * system call moves when the call returns: the work runs after signal
  * delivery, once the registers are final (TWA_RESUME).
  *
+ * A move that fails (the node refuses it, or left) leaves the proposal
+ * pending: popcorn_get_status() reports it as proposed_nid and
+ * migrate(-1) retries it, as in popcorn-kernel-lib where a proposal is
+ * only advice.  Any move of the thread ends it; a new proposal replaces
+ * it and is tried again on the way out.
+ *
  * A thread away from its origin is named at the origin by its shadow's
  * tid: the proposal goes to the node it runs on (TASK_PROPOSE), where it
- * is marked the same way.  A second proposal before the move replaces
- * the node of the first.
+ * is marked the same way.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
+#include <linux/atomic.h>
 #include <linux/init.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -24,7 +30,6 @@
 #include <linux/slab.h>
 #include <linux/syscalls.h>
 #include <linux/task_work.h>
-#include <linux/xarray.h>
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
 #include <popcorn/process_server.h>
@@ -33,78 +38,85 @@
 #include "messages.h"
 #include "syscall_forward.h"
 
-struct pcn_proposal {
-	struct callback_head work;
-	int nid;
-};
+/*
+ * task_struct->pcn_proposal: 0 for none, else the proposed node + 1,
+ * with PCN_PROPOSAL_ARMED while a task work item is queued to act on
+ * it.  Changed with cmpxchg: the proposer and the thread race.
+ */
+#define PCN_PROPOSAL_ARMED	BIT(16)
+#define PCN_PROPOSAL_NID	0xffff
 
-/* Global tid of a marked thread -> its proposal, until the work runs. */
-static DEFINE_XARRAY(pcn_proposals);
+static int pcn_proposal_nid(int v)
+{
+	return (v & PCN_PROPOSAL_NID) - 1;
+}
 
 static void pcn_proposal_run(struct callback_head *work)
 {
-	struct pcn_proposal *p = container_of(work, struct pcn_proposal, work);
+	int v = READ_ONCE(current->pcn_proposal);
 	int nid, ret;
 
-	xa_lock(&pcn_proposals);
-	__xa_erase(&pcn_proposals, task_pid_nr(current));
-	nid = p->nid;
-	xa_unlock(&pcn_proposals);
-	kfree(p);
+	kfree(work);
+	/* Disarmed: a proposal made from now on queues a new item. */
+	while (!try_cmpxchg(&current->pcn_proposal, &v,
+			    v & ~PCN_PROPOSAL_ARMED))
+		;
+	nid = pcn_proposal_nid(v);
 	/* Run by exit_task_work(): the thread is ending, not moving. */
-	if (current->flags & PF_EXITING)
+	if ((current->flags & PF_EXITING) || nid < 0)
 		return;
 	ret = pcn_migrate_proposed(nid);
 	if (ret)
-		pr_info_ratelimited("thread %d: proposed migration to node %d failed: %d\n",
+		pr_info_ratelimited("thread %d: proposed migration to node %d failed: %d; still proposed\n",
 				    task_pid_nr(current), nid, ret);
+	else
+		pcn_proposal_moved();	/* there already, or back */
 }
 
 /* Mark @t to migrate to @nid on its way out to user space. */
 int pcn_proposal_add(struct task_struct *t, int nid)
 {
-	struct pcn_proposal *p, *old;
-	int ret;
+	struct callback_head *work;
+	int v, want = (nid + 1) | PCN_PROPOSAL_ARMED;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
+	work = kzalloc(sizeof(*work), GFP_KERNEL);
+	if (!work)
 		return -ENOMEM;
-	p->nid = nid;
-	init_task_work(&p->work, pcn_proposal_run);
-	xa_lock(&pcn_proposals);
-	old = xa_load(&pcn_proposals, task_pid_nr(t));
-	if (old) {
-		WRITE_ONCE(old->nid, nid);
-		xa_unlock(&pcn_proposals);
-		kfree(p);
+	init_task_work(work, pcn_proposal_run);
+	v = READ_ONCE(t->pcn_proposal);
+	while (!try_cmpxchg(&t->pcn_proposal, &v, want))
+		;
+	if (v & PCN_PROPOSAL_ARMED) {
+		/* Its queued item has not read the node yet: it takes ours. */
+		kfree(work);
 		return 0;
 	}
-	ret = __xa_insert(&pcn_proposals, task_pid_nr(t), p, GFP_ATOMIC);
-	if (!ret) {
-		ret = task_work_add(t, &p->work, TWA_RESUME);
-		if (ret) {
-			__xa_erase(&pcn_proposals, task_pid_nr(t));
-			ret = -ESRCH;	/* it is exiting */
-		}
+	if (task_work_add(t, work, TWA_RESUME)) {
+		kfree(work);
+		cmpxchg(&t->pcn_proposal, want, 0);
+		return -ESRCH;	/* it is exiting */
 	}
-	xa_unlock(&pcn_proposals);
-	if (ret)
-		kfree(p);
-	return ret == -EBUSY ? -EAGAIN : ret;
+	return 0;
+}
+
+/**
+ * pcn_proposal_moved - the calling thread has migrated
+ *
+ * A pending proposal is done with: the thread went somewhere.  One made
+ * meanwhile (still armed) stands, and its item acts on it.
+ */
+void pcn_proposal_moved(void)
+{
+	int v = READ_ONCE(current->pcn_proposal);
+
+	if (v && !(v & PCN_PROPOSAL_ARMED))
+		cmpxchg(&current->pcn_proposal, v, 0);
 }
 
 /* The node proposed for the calling thread, or -1. */
 int pcn_proposed_nid(void)
 {
-	struct pcn_proposal *p;
-	int nid = -1;
-
-	xa_lock(&pcn_proposals);
-	p = xa_load(&pcn_proposals, task_pid_nr(current));
-	if (p)
-		nid = READ_ONCE(p->nid);
-	xa_unlock(&pcn_proposals);
-	return nid;
+	return pcn_proposal_nid(READ_ONCE(current->pcn_proposal));
 }
 
 static int pcn_propose(pid_t tid, int nid)

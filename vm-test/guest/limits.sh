@@ -9,6 +9,8 @@
 # got there each write a page of their own at once: node 2 gets a burst
 # of page requests from node 0 larger than the number of handlers it
 # runs at a time for one node, and must queue them, not drop them.
+# A migration proposed to node 0 for a thread of node 1 while node 1's
+# share is taken is refused on the way out and stays pending (issue 15).
 # The waits add up to less than the harness's 180 s, so that a hang
 # shows its blocked tasks.
 . /tests/lib.sh
@@ -67,10 +69,27 @@ elif [ "$nid" = 1 ]; then
 	     grep -c '^# crowd: migrated 1 refused 0 other 0')" -eq 2 ]
 	tap $? "two processes of node 1 migrated to node 0 and keep their workers"
 	one_thread "0 1" "a third process is refused with EAGAIN: node 1's share of node 0 is 2 workers"
+	# A migration proposed to node 0 for a thread of a third process:
+	# refused on the way out, so the proposal stays pending until the
+	# keepers are gone and the thread's migrate(-1) is taken.
+	rm -f /tmp/pending.go
+	/bin/plib_api 0 pending /tmp/pending.go > /tmp/pending.out 2>&1 &
+	pend=$!
+	wait_until 30 grep -q '^# pending: waiting' /tmp/pending.out
+	tap $? "a thread proposed to node 0 sees its proposal pending (${WAITED}s)"
+	dmesg | grep -q "proposed migration to node 0 failed: -11; still proposed"
+	tap $? "the refused proposed move is logged"
 	popcorn ping 2 --count 1 > /dev/null
 	wait_until 150 pings 1
 	tap $? "node 2 finished (${WAITED}s)"
 	kill $keepers
+	touch /tmp/pending.go
+	wait_until 60 sh -c "! kill -0 $pend 2>/dev/null"
+	kill -9 $pend 2>/dev/null
+	wait $pend
+	rc=$?
+	cat /tmp/pending.out
+	tap $rc "plib_api pending exited 0 (exit $rc)"
 else
 	wait_until 60 pings 1
 	tap $? "node 1 has its share of node 0's workers (${WAITED}s)"

@@ -5,6 +5,9 @@
  * use them.  Built with -I tools/popcorn only, like such a program.
  *
  *   plib_api NID        (run at the origin, node 0; NID another node)
+ *   plib_api NID pending GO_FILE
+ *                       (limits.sh: node NID refuses this process a
+ *                        worker until the file GO_FILE exists)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "migrate.h"
@@ -174,6 +178,106 @@ static void check_proposals(int nid)
 		  s.tid, nid, s.where, s.saw_proposed);
 }
 
+struct pending {
+	volatile int tid;
+	int nid, home;		/* proposed node, where the thread starts */
+	const char *go;		/* exists once @nid takes the process */
+	int seen, at;		/* proposed_nid it saw, and where it was */
+	int retry, still;	/* migrate(-1) while refused; proposed after */
+	int moved, there, after;	/* migrate(-1) at last; status there */
+	int back, home_after;	/* migrate(home); proposed_nid at home */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Proposed to a node that refuses it: the move on the way out fails, so
+ * the proposal must stay visible, and migrate(-1) must act on it.
+ */
+static void *pend(void *arg)
+{
+	struct pending *p = arg;
+	struct popcorn_thread_status st;
+	double end;
+
+	p->tid = popcorn_gettid();
+	for (end = now() + 30; now() < end; ) {
+		if (popcorn_get_status(&st))
+			return NULL;
+		if (st.proposed_nid >= 0) {
+			p->seen = st.proposed_nid;
+			break;
+		}
+	}
+	p->at = popcorn_current_nid();
+	if (p->seen < 0)
+		return NULL;
+	p->retry = migrate(-1, NULL, NULL);
+	popcorn_get_status(&st);
+	p->still = st.proposed_nid;
+	printf("# pending: waiting for %s\n", p->go);
+	fflush(stdout);
+	for (end = now() + 240; now() < end && access(p->go, F_OK); )
+		usleep(100000);
+	/* The node frees this process's share of workers in its own time. */
+	for (end = now() + 40; now() < end; usleep(200000)) {
+		p->moved = migrate(-1, NULL, NULL);
+		if (p->moved != EAGAIN)
+			break;
+	}
+	if (p->moved)
+		return NULL;
+	popcorn_get_status(&st);
+	p->there = st.current_nid;
+	p->after = st.proposed_nid;
+	p->back = migrate(p->home, NULL, NULL);
+	popcorn_get_status(&st);
+	p->home_after = st.proposed_nid;
+	return NULL;
+}
+
+static int check_pending(int nid, const char *go)
+{
+	struct pending p = {
+		.nid = nid, .home = popcorn_current_nid(), .go = go,
+		.seen = -1, .at = -1, .retry = -1, .still = -1,
+		.moved = -1, .there = -1, .after = -2,
+		.back = -1, .home_after = -2,
+	};
+	pthread_t t;
+	int ret;
+
+	if (pthread_create(&t, NULL, pend, &p)) {
+		tap_check(0, "thread for a proposal: %s", strerror(errno));
+		return 1;
+	}
+	while (!p.tid)
+		usleep(1000);
+	ret = popcorn_propose_migration(p.tid, nid);
+	tap_check(ret == 0, "popcorn_propose_migration(%d, %d) (%d, errno %d)",
+		  p.tid, nid, ret, ret ? errno : 0);
+	pthread_join(t, NULL);
+	tap_check(p.seen == nid && p.at == p.home,
+		  "node %d refused the move: the thread stays at node %d and popcorn_get_status() reports proposed_nid %d (at %d)",
+		  nid, p.home, p.seen, p.at);
+	tap_check(p.retry == EAGAIN && p.still == nid,
+		  "migrate(-1) while node %d refuses: EAGAIN (%d), still proposed (%d)",
+		  nid, p.retry, p.still);
+	tap_check(p.moved == 0 && p.there == nid && p.after == -1,
+		  "migrate(-1) once node %d takes it: there (%d, at %d), proposal done (%d)",
+		  nid, p.moved, p.there, p.after);
+	tap_check(p.back == 0 && p.home_after == -1,
+		  "and back at node %d (%d), nothing proposed (%d)",
+		  p.home, p.back, p.home_after);
+	return tap_failed ? 1 : 0;
+}
+
 static void check_schedule(int nid)
 {
 	char name[] = "/tmp/plib_api.XXXXXX";
@@ -206,8 +310,10 @@ int main(int argc, char *argv[])
 	char *page;
 	int nid, ret;
 
+	if (argc == 4 && !strcmp(argv[2], "pending"))
+		return check_pending(atoi(argv[1]), argv[3]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: plib_api NID\n");
+		fprintf(stderr, "usage: plib_api NID [pending GO_FILE]\n");
 		return 2;
 	}
 	nid = atoi(argv[1]);
