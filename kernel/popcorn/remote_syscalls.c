@@ -191,6 +191,16 @@ static void __init pcn_sys_set(const unsigned int *nrs, unsigned int n,
 		pcn_sys_class[nrs[i]] = class;
 }
 
+/* The Popcorn calls are made where the thread runs, never forwarded. */
+static void __init pcn_sys_set_popcorn(void)
+{
+	unsigned int nr;
+
+	BUILD_BUG_ON(NR_syscalls <= PCN_SYS_LAST_POPCORN);
+	for (nr = PCN_SYS_FIRST_POPCORN; nr <= PCN_SYS_LAST_POPCORN; nr++)
+		pcn_sys_class[nr] = PCN_SYS_LOCAL;
+}
+
 static int __init pcn_remote_syscalls_init(void)
 {
 	/* Every call not named below is forwarded. */
@@ -199,6 +209,7 @@ static int __init pcn_remote_syscalls_init(void)
 	pcn_sys_set(pcn_sys_self, ARRAY_SIZE(pcn_sys_self), PCN_SYS_SELF);
 	pcn_sys_set(pcn_sys_refused, ARRAY_SIZE(pcn_sys_refused),
 		    PCN_SYS_REFUSED);
+	pcn_sys_set_popcorn();
 	pcn_sys_class[__NR_getpid] = PCN_SYS_GETPID;
 	pcn_sys_class[__NR_gettid] = PCN_SYS_GETTID;
 	pcn_sys_class[__NR_execve] = PCN_SYS_HOME;

@@ -283,7 +283,7 @@ static void pcn_syscall_new_thread(pid_t tid, int nid)
 	put_task_struct(t);
 }
 
-static bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m)
+bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m)
 {
 	enum pcn_sys_class class = pcn_syscall_class(m->nr);
 	bool regs = m->flags & PCN_SYSCALL_REGS;

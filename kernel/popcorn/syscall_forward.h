@@ -6,6 +6,7 @@
 #include <linux/types.h>
 
 struct pcn_kmsg_hdr;
+struct pcn_syscall_msg;
 struct pt_regs;
 struct remote_context;
 
@@ -34,6 +35,8 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 		       struct pcn_kmsg_hdr *msg);
 void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
 		       u32 flags);
+/* May a shadow make the call SYSCALL @m asks for?  (From the network.) */
+bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m);
 
 /* migrate.c: at the remote, back to the origin, which restarts the call. */
 int pcn_migrate_back_restart(void);

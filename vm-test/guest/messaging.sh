@@ -162,6 +162,7 @@ node0() {
 	kunit_results popcorn_kmsg
 	kunit_results popcorn_membership
 	kunit_results popcorn_revoke
+	kunit_results popcorn_syscalls
 }
 
 node1() {
