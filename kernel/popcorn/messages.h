@@ -313,13 +313,22 @@ PCN_SHADOW_MSG(pcn_futex_msg);
  * its six argument registers, for the shadow to make at the origin
  * (syscall_forward.c).  @seq names the call for SYSCALL_INTR.  With
  * PCN_SYSCALL_REGS, @regs are the thread's user registers, which a task
- * the call creates starts from (clone, fork); else they are zero.
+ * the call creates starts from (clone, fork); without, the message ends
+ * before @regs.
  */
 #define PCN_SYSCALL_REGS	0x1
-/* SYSCALL_DONE: @creds are the thread's, changed by the call. */
+/*
+ * SYSCALL_DONE: @creds are the thread's, changed by the call; without,
+ * the message ends before @creds.
+ */
 #define PCN_SYSCALL_CREDS	0x2
 /* SYSCALL_DONE: signals that interrupted the call were sent before it. */
 #define PCN_SYSCALL_SIGNALLED	0x4
+/*
+ * SYSCALL_DONE: the call changed the thread's credentials into ones that
+ * cannot go to a remote (creds.c): the thread must come home.
+ */
+#define PCN_SYSCALL_CREDS_LOST	0x8
 
 struct pcn_syscall_msg {
 	struct pcn_kmsg_hdr hdr;
@@ -329,7 +338,7 @@ struct pcn_syscall_msg {
 	u32 flags;		/* PCN_SYSCALL_REGS */
 	u64 seq;
 	u64 args[6];
-	struct pcn_uregs regs;
+	struct pcn_uregs regs[];	/* one with PCN_SYSCALL_REGS */
 } __packed;
 PCN_SHADOW_MSG(pcn_syscall_msg);
 
@@ -342,7 +351,7 @@ struct pcn_syscall_done {
 	u32 flags;		/* PCN_SYSCALL_CREDS */
 	u64 seq;
 	s64 ret;
-	struct pcn_creds creds;
+	struct pcn_creds creds[];	/* one with PCN_SYSCALL_CREDS */
 } __packed;
 
 /*

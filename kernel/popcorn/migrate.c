@@ -652,6 +652,12 @@ int pcn_migrate_back_restart(void)
 				PCN_REGS_RESTART);
 }
 
+int pcn_migrate_back_as_is(void)
+{
+	return pcn_migrate_back(current->remote->origin_nid, NULL,
+				PCN_REGS_AS_IS);
+}
+
 void pcn_thread_status(struct popcorn_thread_status *st)
 {
 	st->current_nid = pcn_my_nid();

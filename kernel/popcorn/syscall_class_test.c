@@ -6,6 +6,7 @@
  * the shadow only for a call a thread of its own would have forwarded.
  */
 #include <kunit/test.h>
+#include <linux/overflow.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
 #include <asm/unistd.h>
@@ -49,10 +50,11 @@ static void pcn_syscall_classes(struct kunit *test)
 
 static struct pcn_syscall_msg *msg(struct kunit *test, unsigned int nr)
 {
-	struct pcn_syscall_msg *m = kunit_kzalloc(test, sizeof(*m),
-						  GFP_KERNEL);
+	struct pcn_syscall_msg *m;
 
+	m = kunit_kzalloc(test, struct_size(m, regs, 1), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->hdr.size = sizeof(*m);
 	m->nr = nr;
 	return m;
 }
@@ -75,8 +77,12 @@ static void pcn_syscall_msg_checks(struct kunit *test)
 	m->flags = 0x80;
 	KUNIT_EXPECT_FALSE_MSG(test, pcn_syscall_msg_ok(m), "unknown flag");
 	m->flags = PCN_SYSCALL_REGS;
+	m->hdr.size = struct_size(m, regs, 1);
 	KUNIT_EXPECT_FALSE_MSG(test, pcn_syscall_msg_ok(m),
 			       "registers for a call that takes none");
+	m->flags = 0;
+	KUNIT_EXPECT_FALSE_MSG(test, pcn_syscall_msg_ok(m),
+			       "a size that does not match the flags");
 
 	for (i = 0; i < ARRAY_SIZE(never); i++)
 		KUNIT_EXPECT_FALSE_MSG(test, pcn_syscall_msg_ok(msg(test, never[i])),
@@ -98,11 +104,14 @@ static void pcn_syscall_msg_checks(struct kunit *test)
 	m = msg(test, __NR_clone);
 	KUNIT_EXPECT_FALSE_MSG(test, pcn_syscall_msg_ok(m), "no registers");
 	m->flags = PCN_SYSCALL_REGS;
+	KUNIT_EXPECT_FALSE_MSG(test, pcn_syscall_msg_ok(m),
+			       "the flag without the registers");
+	m->hdr.size = struct_size(m, regs, 1);
 	KUNIT_EXPECT_TRUE(test, pcn_syscall_msg_ok(m));
-	m->regs.ip = TASK_SIZE_MAX;
+	m->regs[0].ip = TASK_SIZE_MAX;
 	KUNIT_EXPECT_FALSE_MSG(test, pcn_syscall_msg_ok(m), "kernel rip");
-	m->regs.ip = 0;
-	m->regs.fsbase = -1ULL;
+	m->regs[0].ip = 0;
+	m->regs[0].fsbase = -1ULL;
 	KUNIT_EXPECT_FALSE_MSG(test, pcn_syscall_msg_ok(m), "kernel fsbase");
 }
 

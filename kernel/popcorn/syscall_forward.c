@@ -20,8 +20,11 @@
  *   proposed to go where its creator runs (propose.c) and leaves on its
  *   first return to user space.
  * - Identity changes (set*id, setgroups, capset, setrlimit, prlimit64,
- *   prctl): the thread's credentials and rlimits come back with the
- *   answer and are installed at the remote, which checks them itself.
+ *   prctl, unshare, setns): the thread's credentials and rlimits come
+ *   back with the answer and are installed at the remote, which checks
+ *   them itself.  Credentials that cannot go to a remote (a user
+ *   namespace, too many groups, creds.c) bring the thread home, with the
+ *   call's result: it must not run on with the ones it had.
  * - rt_sigaction: also set at the remote, so that a signal raised there
  *   finds its handler.
  *
@@ -43,6 +46,7 @@
 
 #include <linux/errno.h>
 #include <linux/init.h>
+#include <linux/overflow.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -93,6 +97,8 @@ static bool pcn_syscall_sets_creds(unsigned int nr)
 	case __NR_setrlimit:
 	case __NR_prlimit64:
 	case __NR_prctl:
+	case __NR_unshare:
+	case __NR_setns:
 		return true;
 	}
 	return false;
@@ -114,18 +120,35 @@ static void pcn_syscall_wait_signal(void)
 		schedule_timeout_interruptible(1);
 }
 
-/* The answer of call @req, checked: the result, or -EIO. */
+static bool pcn_syscall_done_ok(const struct pcn_syscall_msg *req,
+				const struct pcn_syscall_done *done)
+{
+	u32 creds = done->flags & (PCN_SYSCALL_CREDS | PCN_SYSCALL_CREDS_LOST);
+
+	if (done->ctx_id != req->ctx_id || done->nr != req->nr ||
+	    done->seq != req->seq ||
+	    (done->flags & ~(PCN_SYSCALL_CREDS | PCN_SYSCALL_SIGNALLED |
+			     PCN_SYSCALL_CREDS_LOST)))
+		return false;
+	if (creds && (!pcn_syscall_sets_creds(req->nr) ||
+		      creds == (PCN_SYSCALL_CREDS | PCN_SYSCALL_CREDS_LOST)))
+		return false;
+	return done->hdr.size == struct_size(done, creds,
+					     creds == PCN_SYSCALL_CREDS);
+}
+
+/*
+ * The answer of call @req, checked: the result, or -EIO.  *@home is set
+ * when the thread must go home, its credentials being no longer ones it
+ * may have here.
+ */
 static long pcn_syscall_result(const struct pcn_syscall_msg *req,
-			       struct pcn_syscall_done *done)
+			       struct pcn_syscall_done *done, bool *home)
 {
 	long ret = done->ret;
 	int err;
 
-	if (done->ctx_id != req->ctx_id || done->nr != req->nr ||
-	    done->seq != req->seq ||
-	    (done->flags & ~(PCN_SYSCALL_CREDS | PCN_SYSCALL_SIGNALLED)) ||
-	    ((done->flags & PCN_SYSCALL_CREDS) &&
-	     !pcn_syscall_sets_creds(req->nr))) {
+	if (!pcn_syscall_done_ok(req, done)) {
 		pr_warn_ratelimited("bad answer to system call %u of thread %d\n",
 				    req->nr, task_pid_nr(current));
 		return -EIO;
@@ -135,14 +158,16 @@ static long pcn_syscall_result(const struct pcn_syscall_msg *req,
 		ret = -EINTR;
 	if (done->flags & PCN_SYSCALL_SIGNALLED)
 		pcn_syscall_wait_signal();
+	if (done->flags & PCN_SYSCALL_CREDS_LOST)
+		*home = true;
 	if (done->flags & PCN_SYSCALL_CREDS) {
-		err = pcn_creds_install(&done->creds);
+		err = pcn_creds_install(&done->creds[0]);
 		if (err) {
 			pr_warn_ratelimited("thread %d: credentials from the origin refused: %d\n",
 					    task_pid_nr(current), err);
 			return -EIO;
 		}
-		pcn_creds_install_thread(&done->creds);
+		pcn_creds_install_thread(&done->creds[0]);
 	}
 	return ret;
 }
@@ -162,11 +187,13 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 	struct remote_context *ctx = current->remote;
 	struct pcn_syscall_msg *req;
 	struct pcn_kmsg_hdr *resp;
+	bool home = false, with_regs = pcn_syscall_needs_regs(nr);
+	size_t size = struct_size(req, regs, with_regs);
 	struct pcn_kmsg_wait w;
 	long ret;
 	int err;
 
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	req = kzalloc(size, GFP_KERNEL);
 	if (!req) {
 		regs->ax = -ENOMEM;
 		return;
@@ -182,12 +209,12 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 	req->args[3] = regs->r10;
 	req->args[4] = regs->r8;
 	req->args[5] = regs->r9;
-	if (pcn_syscall_needs_regs(nr)) {
-		pcn_regs_save(&req->regs, NULL);
+	if (with_regs) {
+		pcn_regs_save(&req->regs[0], NULL);
 		req->flags |= PCN_SYSCALL_REGS;
 	}
 
-	err = pcn_kmsg_request_begin(&w, ctx->origin_nid, req, sizeof(*req),
+	err = pcn_kmsg_request_begin(&w, ctx->origin_nid, req, size,
 				     PCN_KMSG_TYPE_SYSCALL_DONE);
 	if (!err && pcn_kmsg_request_wait_interruptible(&w)) {
 		struct pcn_syscall_intr intr = {
@@ -204,7 +231,8 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 	if (err) {
 		ret = err == -EINTR ? -EINTR : -EIO;
 	} else {
-		ret = pcn_syscall_result(req, (struct pcn_syscall_done *)resp);
+		ret = pcn_syscall_result(req, (struct pcn_syscall_done *)resp,
+					 &home);
 		pcn_kmsg_done(resp);
 	}
 	/* Its action is set here too: a signal raised here runs it. */
@@ -216,6 +244,13 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 	}
 	kfree(req);
 	regs->ax = ret;
+	if (home) {
+		/* Only back at the origin may it go on, with the result. */
+		ret = pcn_migrate_back_as_is();
+		pr_warn_ratelimited("thread %d: its new credentials cannot stay at this node, and it cannot go home: %ld\n",
+				    task_pid_nr(current), ret);
+		force_sig(SIGKILL);
+	}
 }
 
 /**
@@ -238,19 +273,19 @@ void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
 		       u32 flags)
 {
 	struct pcn_syscall_msg *req = (struct pcn_syscall_msg *)msg;
-	struct pcn_syscall_done *done;
+	struct pcn_syscall_done short_done = {}, *done = &short_done;
+	struct pcn_syscall_done *full = NULL;
+	size_t size = sizeof(*done);
 
-	done = kzalloc(sizeof(*done), GFP_KERNEL);
-	if (!done) {
-		/* The thread waits for an answer: give it the short one. */
-		struct pcn_syscall_done err = {
-			.hdr.type = PCN_KMSG_TYPE_SYSCALL_DONE,
-			.ctx_id = req->ctx_id, .shadow_pid = req->shadow_pid,
-			.nr = req->nr, .seq = req->seq, .ret = -ENOMEM,
-		};
-
-		pcn_kmsg_reply(nid, msg, &err, sizeof(err));
-		return;
+	if (ret >= 0 && pcn_syscall_sets_creds(req->nr)) {
+		/* The thread's credentials now: they go, or it comes home. */
+		flags |= PCN_SYSCALL_CREDS_LOST;
+		full = kzalloc(struct_size(full, creds, 1), GFP_KERNEL);
+		if (full && !pcn_creds_capture(&full->creds[0])) {
+			flags ^= PCN_SYSCALL_CREDS_LOST | PCN_SYSCALL_CREDS;
+			done = full;
+			size = struct_size(full, creds, 1);
+		}
 	}
 	done->hdr.type = PCN_KMSG_TYPE_SYSCALL_DONE;
 	done->ctx_id = req->ctx_id;
@@ -259,11 +294,8 @@ void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
 	done->seq = req->seq;
 	done->ret = ret;
 	done->flags = flags;
-	if (ret >= 0 && pcn_syscall_sets_creds(req->nr) &&
-	    !pcn_creds_capture(&done->creds))
-		done->flags |= PCN_SYSCALL_CREDS;
-	pcn_kmsg_reply(nid, msg, done, sizeof(*done));
-	kfree(done);
+	pcn_kmsg_reply(nid, msg, done, size);
+	kfree(full);
 }
 
 /*
@@ -296,7 +328,9 @@ bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m)
 		return false;
 	if (regs != pcn_syscall_needs_regs(m->nr))
 		return false;
-	return !regs || pcn_regs_valid(&m->regs);
+	if (m->hdr.size != struct_size(m, regs, regs))
+		return false;
+	return !regs || pcn_regs_valid(&m->regs[0]);
 }
 
 void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
@@ -313,7 +347,7 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 		goto out;
 	}
 	if (m->flags & PCN_SYSCALL_REGS) {
-		pcn_regs_load(&m->regs);
+		pcn_regs_load(&m->regs[0]);
 		regs = current_pt_regs();
 	}
 	regs->di = m->args[0];
@@ -350,13 +384,15 @@ static int __init pcn_syscall_forward_init(void)
 
 	ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_SYSCALL, "syscall",
 					sizeof(struct pcn_syscall_msg),
-					sizeof(struct pcn_syscall_msg),
+					sizeof(struct pcn_syscall_msg) +
+					sizeof(struct pcn_uregs),
 					pcn_handle_shadow_msg);
 	if (!ret)
 		ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_SYSCALL_DONE,
 						 "syscall_done",
 						 sizeof(struct pcn_syscall_done),
-						 sizeof(struct pcn_syscall_done));
+						 sizeof(struct pcn_syscall_done) +
+						 sizeof(struct pcn_creds));
 	if (!ret)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_SYSCALL_INTR,
 						"syscall_intr",

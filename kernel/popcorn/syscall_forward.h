@@ -38,7 +38,12 @@ void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
 /* May a shadow make the call SYSCALL @m asks for?  (From the network.) */
 bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m);
 
-/* migrate.c: at the remote, back to the origin, which restarts the call. */
+/*
+ * migrate.c, at the remote: back to the origin, which restarts the call,
+ * or goes on after it with the registers as they are.  Return only with
+ * an error.
+ */
 int pcn_migrate_back_restart(void);
+int pcn_migrate_back_as_is(void);
 
 #endif /* _POPCORN_SYSCALL_FORWARD_H */

@@ -104,6 +104,11 @@ tap $? "test_xstate exited 0"
 /bin/plib_sys 1 setuid
 tap $? "plib_sys 1 setuid exited 0"
 rm -f /tmp/plib_sys_root.*
+# Credentials a remote cannot take bring the thread home.
+/bin/plib_sys 1 groups
+tap $? "plib_sys 1 groups exited 0"
+dmesg | grep -q "not migrated: it has too many supplementary groups"
+tap $? "the refused credentials are logged"
 
 # A signal sent at node 1 ends a read() the origin makes for the thread.
 cp /bin/plib_sys /tmp/plib_intr

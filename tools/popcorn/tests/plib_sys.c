@@ -398,6 +398,25 @@ int main(int argc, char *argv[])
 			  "uid 1000 back home (%d)", getuid());
 		return tap_failed;
 	}
+	if (argc > 2 && !strcmp(argv[2], "groups")) {
+		/* More groups than a remote takes: the thread comes home. */
+		gid_t groups[40];
+		int i, n;
+
+		for (i = 0; i < 40; i++)
+			groups[i] = 2000 + i;
+		if (migrate(nid, NULL, NULL))
+			return 2;
+		ret = setgroups(40, groups);
+		n = getgroups(0, NULL);
+		tap_check(ret == 0 && popcorn_current_nid() == 0 && n == 40,
+			  "setgroups() of 40 groups at node %d: made, and the thread came home with them (%d, at %d, %d groups)",
+			  nid, ret, popcorn_current_nid(), n);
+		ret = migrate(nid, NULL, NULL);
+		tap_check(ret == EPERM && popcorn_current_nid() == 0,
+			  "and it cannot migrate with them: EPERM (%d)", ret);
+		return tap_failed;
+	}
 	if (argc > 2 && !strcmp(argv[2], "intr")) {
 		struct sigaction sa = { .sa_sigaction = on_signal,
 					.sa_flags = SA_SIGINFO };
