@@ -48,12 +48,6 @@
 #include "trace.h"
 
 /*
- * A migration is answered once its thread exists at the destination;
- * a worker there makes up to 64 queued ones in turn, which takes more
- * than 10 s on a slow (debug, emulated) node.
- */
-#define PCN_MIGRATE_TIMEOUT	(30 * HZ)
-/*
  * A remote thread waits for each request it sends its shadow, so a
  * well-behaved node has one or two queued at a time; more is a peer
  * flooding the shadow, refused rather than queued.
@@ -101,8 +95,7 @@ static void pcn_regs_for(struct pcn_task_msg *m,
 	pcn_regs_save(r, uregs);
 	m->xstate_size = pcn_xstate_save(m->xstate);
 	if (uregs && m->xstate_size)
-		memcpy(m->xstate + PCN_FX_XMM_OFFSET, uregs->xmm,
-		       sizeof(uregs->xmm));
+		pcn_xstate_set_xmm(m->xstate, uregs->xmm);
 	if (mode == PCN_REGS_RESTART) {
 		r->ax = regs->orig_ax;
 		r->ip -= 2;	/* the syscall instruction */
@@ -379,9 +372,14 @@ again:
 	ret = pcn_creds_capture(&m->creds);
 	if (ret)
 		goto fail;
-	ret = pcn_kmsg_request(nid, m, sizeof(*m),
-			       PCN_KMSG_TYPE_TASK_MIGRATED,
-			       PCN_MIGRATE_TIMEOUT, &resp);
+	/*
+	 * No deadline: the thread may start there at any time until the
+	 * answer comes, and must not also go on here.  The wait ends with
+	 * the answer, the node's loss or the process's death, whose exit
+	 * ends the thread there too.
+	 */
+	ret = pcn_kmsg_request_killable(nid, m, sizeof(*m),
+					PCN_KMSG_TYPE_TASK_MIGRATED, &resp);
 	if (ret)
 		goto fail;
 	reply = (struct pcn_task_reply *)resp;

@@ -87,9 +87,11 @@ void pcn_regs_save(struct pcn_uregs *r,
 }
 
 /*
- * The fields of struct popcorn_regset_x86_64 that are not taken: the x87
- * and MMX registers (st, mmx) must be zero; the segment selectors zero or
- * the thread's own (what a copy of the live registers holds).
+ * rip and rsp must be user addresses: the other end would refuse the
+ * thread, after it has left.  The fields of struct popcorn_regset_x86_64
+ * that are not taken: the x87 and MMX registers (st, mmx) must be zero;
+ * the segment selectors zero or the thread's own (what a copy of the
+ * live registers holds).
  */
 int pcn_uregs_check(const struct popcorn_regset_x86_64 *u)
 {
@@ -97,6 +99,8 @@ int pcn_uregs_check(const struct popcorn_regset_x86_64 *u)
 	unsigned short ds, es, fs, gs;
 	int i;
 
+	if (u->rip >= TASK_SIZE_MAX || u->rsp >= TASK_SIZE_MAX)
+		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(u->mmx); i++)
 		if (u->mmx[i])
 			return -EINVAL;
@@ -155,6 +159,22 @@ void pcn_xstate_load(const u8 *buf, u32 size)
 	if (ret)
 		pr_warn_ratelimited("popcorn: thread %d: XSAVE image refused (%d): x87/SSE state only\n",
 				    task_pid_nr(current), ret);
+}
+
+void pcn_xstate_set_xmm(u8 *buf, const void *xmm)
+{
+	const size_t at = offsetof(struct xregs_state, header.xfeatures);
+	u64 xfeatures;
+
+	memcpy(buf + PCN_FX_XMM_OFFSET, xmm, 16 * 16);
+	/*
+	 * Registers in their initial state may be left out of the image
+	 * (XSAVE's init optimisation): xstateregs_set() would then not
+	 * take ours.
+	 */
+	memcpy(&xfeatures, buf + at, sizeof(xfeatures));
+	xfeatures |= XFEATURE_MASK_SSE;
+	memcpy(buf + at, &xfeatures, sizeof(xfeatures));
 }
 
 bool pcn_regs_valid(const struct pcn_uregs *r)

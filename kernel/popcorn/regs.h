@@ -25,6 +25,8 @@ void pcn_regs_load(const struct pcn_uregs *r);
 u32 pcn_xstate_save(u8 *buf);
 /* Make @buf of @size bytes the calling thread's XSAVE state, if valid. */
 void pcn_xstate_load(const u8 *buf, u32 size);
+/* Put @xmm (16 registers) into the XSAVE image @buf, marked in use. */
+void pcn_xstate_set_xmm(u8 *buf, const void *xmm);
 /* A register set from user space: 0, or -EINVAL for an ignored field set. */
 int pcn_uregs_check(const struct popcorn_regset_x86_64 *u);
 /* Where FXSAVE and XSAVE images keep xmm0-15. */

@@ -132,7 +132,8 @@ int __pcn_remote_syscall(struct pt_regs *regs, int nr)
 	/* Skipped by seccomp or a tracer: nothing to do. */
 	if (nr == -1)
 		return nr;
-	if (unr >= PCN_SYS_FIRST_POPCORN && unr <= PCN_SYS_LAST_POPCORN)
+	if (unr >= PCN_SYS_FIRST_POPCORN && unr <= PCN_SYS_LAST_POPCORN &&
+	    pcn_syscall_class(unr) == PCN_SYS_LOCAL)
 		return nr;
 	switch (pcn_syscall_class(unr)) {
 	case PCN_SYS_LOCAL:
@@ -191,7 +192,10 @@ static void __init pcn_sys_set(const unsigned int *nrs, unsigned int n,
 		pcn_sys_class[nrs[i]] = class;
 }
 
-/* The Popcorn calls are made where the thread runs, never forwarded. */
+/*
+ * The Popcorn calls are made where the thread runs, but a proposal for
+ * another thread names it by its tid at the origin: made there.
+ */
 static void __init pcn_sys_set_popcorn(void)
 {
 	unsigned int nr;
@@ -199,6 +203,7 @@ static void __init pcn_sys_set_popcorn(void)
 	BUILD_BUG_ON(NR_syscalls <= PCN_SYS_LAST_POPCORN);
 	for (nr = PCN_SYS_FIRST_POPCORN; nr <= PCN_SYS_LAST_POPCORN; nr++)
 		pcn_sys_class[nr] = PCN_SYS_LOCAL;
+	pcn_sys_class[__NR_popcorn_propose_migration] = PCN_SYS_SELF;
 }
 
 static int __init pcn_remote_syscalls_init(void)

@@ -39,9 +39,11 @@ static void pcn_syscall_classes(struct kunit *test)
 			PCN_SYS_REFUSED);
 	KUNIT_EXPECT_EQ(test, pcn_syscall_class(__NR_seccomp),
 			PCN_SYS_REFUSED);
-	for (nr = 451; nr <= 454; nr++)
+	for (nr = 451; nr <= 453; nr++)
 		KUNIT_EXPECT_EQ_MSG(test, pcn_syscall_class(nr), PCN_SYS_LOCAL,
 				    "Popcorn call %u", nr);
+	/* A proposal for another thread names it by its tid at the origin. */
+	KUNIT_EXPECT_EQ(test, pcn_syscall_class(454), PCN_SYS_SELF);
 	/* Past the table, x32 numbers, -1 as unsigned. */
 	KUNIT_EXPECT_EQ(test, pcn_syscall_class(NR_syscalls), PCN_SYS_REFUSED);
 	KUNIT_EXPECT_EQ(test, pcn_syscall_class(512 + 1), PCN_SYS_REFUSED);
@@ -97,6 +99,9 @@ static void pcn_syscall_msg_checks(struct kunit *test)
 	/* On itself (pid 0) a thread makes it locally: not for a peer. */
 	m = msg(test, __NR_sched_setaffinity);
 	KUNIT_EXPECT_FALSE(test, pcn_syscall_msg_ok(m));
+	m->args[0] = 42;
+	KUNIT_EXPECT_TRUE(test, pcn_syscall_msg_ok(m));
+	m = msg(test, 454);
 	m->args[0] = 42;
 	KUNIT_EXPECT_TRUE(test, pcn_syscall_msg_ok(m));
 

@@ -163,9 +163,11 @@ static long pcn_syscall_result(const struct pcn_syscall_msg *req,
 	if (done->flags & PCN_SYSCALL_CREDS) {
 		err = pcn_creds_install(&done->creds[0]);
 		if (err) {
-			pr_warn_ratelimited("thread %d: credentials from the origin refused: %d\n",
+			/* The call was made: its effect holds at home. */
+			pr_warn_ratelimited("thread %d: credentials from the origin refused here: %d; it goes home\n",
 					    task_pid_nr(current), err);
-			return -EIO;
+			*home = true;
+			return ret;
 		}
 		pcn_creds_install_thread(&done->creds[0]);
 	}

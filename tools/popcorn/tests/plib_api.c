@@ -176,6 +176,30 @@ static void check_proposals(int nid)
 		  (s.saw_proposed == -1 || s.saw_proposed == nid),
 		  "thread %d proposed to node %d moved there by itself (at %d; status said proposed %d)",
 		  s.tid, nid, s.where, s.saw_proposed);
+
+	/* Proposed from a remote: the tid is the thread's at the origin. */
+	memset(&s, 0, sizeof(s));
+	s.saw_proposed = -1;
+	s.where = -1;
+	if (pthread_create(&t, NULL, spin, &s)) {
+		tap_check(0, "thread for a proposal: %s", strerror(errno));
+		return;
+	}
+	while (!s.tid)
+		usleep(1000);
+	ret = migrate(nid, NULL, NULL);
+	errno = 0;
+	ret = ret ? ret : popcorn_propose_migration(s.tid, nid);
+	tap_check(ret == 0 && popcorn_current_nid() == nid,
+		  "at node %d, popcorn_propose_migration(%d, %d) of a thread at the origin (%d, errno %d)",
+		  nid, s.tid, nid, ret, errno);
+	migrate(0, NULL, NULL);
+	if (ret)
+		s.stop = 1;
+	pthread_join(t, NULL);
+	tap_check(ret == 0 && s.where == nid,
+		  "and thread %d moved to node %d by itself (at %d)",
+		  s.tid, nid, s.where);
 }
 
 struct pending {

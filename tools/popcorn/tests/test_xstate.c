@@ -143,6 +143,27 @@ static void check_regset(int nid)
 	tap_check(popcorn_sys_migrate(nid, &r) == -1 && errno == EINVAL,
 		  "xstate: a register set with a kernel cs is refused (EINVAL)");
 	tap_check(popcorn_current_nid() == 0, "xstate: still at node 0");
+
+	/* At a remote, going home: checked there, before it leaves. */
+	if (popcorn_sys_migrate(nid, NULL)) {
+		tap_check(0, "xstate: to node %d: %s", nid, strerror(errno));
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.rip = 0xffff800000001000UL;
+	r.rsp = 0x7ff000000000UL;
+	tap_check(popcorn_sys_migrate(0, &r) == -1 && errno == EINVAL &&
+		  popcorn_current_nid() == nid,
+		  "xstate: at node %d, a register set with a kernel rip is refused (EINVAL)",
+		  nid);
+	r.rip = 0x401000;
+	r.rsp = 0xffff800000001000UL;
+	tap_check(popcorn_sys_migrate(0, &r) == -1 && errno == EINVAL &&
+		  popcorn_current_nid() == nid,
+		  "xstate: at node %d, a register set with a kernel rsp is refused (EINVAL)",
+		  nid);
+	popcorn_sys_migrate(0, NULL);
+	tap_check(popcorn_current_nid() == 0, "xstate: and back at node 0");
 }
 
 int main(int argc, char **argv)
