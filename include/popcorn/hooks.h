@@ -58,6 +58,15 @@ int __pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 		   int (*dup)(struct mm_struct *mm, struct mm_struct *oldmm));
 int __pcn_remote_syscall(struct pt_regs *regs, int nr);
 int __pcn_remote_syscall_32(struct pt_regs *regs, int nr);
+void __pcn_proposal_run(void);
+
+/*
+ * task_struct->pcn_proposal (kernel/popcorn/propose.c): 0 for none,
+ * else the proposed node + 1, with PCN_PROPOSAL_ARMED until the thread
+ * has tried the move.
+ */
+#define PCN_PROPOSAL_ARMED	BIT(16)
+#define PCN_PROPOSAL_NID	0xffff
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
 static __always_inline void pcn_mm_init(struct mm_struct *mm)
@@ -208,6 +217,18 @@ static __always_inline int pcn_remote_syscall_32(struct pt_regs *regs, int nr)
 	return __pcn_remote_syscall_32(regs, nr);
 }
 
+/*
+ * exit_to_user_mode_loop(), after resume_user_mode_work(): signals are
+ * delivered and task work has run, so the registers are final.  A
+ * thread someone proposed to move (TIF_NOTIFY_RESUME brought it here)
+ * migrates now, with them as they are.
+ */
+static __always_inline void pcn_resume_user_mode(void)
+{
+	if (unlikely(READ_ONCE(current->pcn_proposal) & PCN_PROPOSAL_ARMED))
+		__pcn_proposal_run();
+}
+
 /* futex_waitv(): a vector of waits is not run at the origin: refused. */
 static __always_inline bool pcn_futex_waitv_refused(void)
 {
@@ -278,6 +299,8 @@ static inline int pcn_remote_syscall(struct pt_regs *regs, int nr)
 {
 	return nr;
 }
+
+static inline void pcn_resume_user_mode(void) {}
 
 static inline int pcn_remote_syscall_32(struct pt_regs *regs, int nr)
 {

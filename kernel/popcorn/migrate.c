@@ -265,8 +265,15 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 	int next;
 
 	for (;;) {
-		/* An interruption that came after its call ended. */
-		clear_notify_signal();
+		/*
+		 * An interruption that came after its call ended, or task
+		 * work queued with TWA_SIGNAL: run it, as the way out would.
+		 */
+		if (test_thread_flag(TIF_NOTIFY_SIGNAL)) {
+			clear_notify_signal();
+			if (task_work_pending(current))
+				task_work_run();
+		}
 		if (wait_event_interruptible(sh->wq, pcn_shadow_pending(sh))) {
 			if (fatal_signal_pending(current)) {
 				/* Its exit ends the worker and threads there. */

@@ -2,13 +2,20 @@
 /*
  * Migration proposed from outside the thread.
  *
- * popcorn_propose_migration(tid, nid) marks thread @tid: a task work
- * item makes it migrate to @nid on its next return to user space, with
- * its registers as they are then, so a program that knows nothing of
- * Popcorn can be moved (popcorn migrate TID NID).  The caller needs the
- * right to ptrace-attach to the thread.  A thread that blocks in a
- * system call moves when the call returns: the work runs after signal
- * delivery, once the registers are final (TWA_RESUME).
+ * popcorn_propose_migration(tid, nid) marks thread @tid: it migrates to
+ * @nid on its next return to user space, with its registers as they are
+ * then, so a program that knows nothing of Popcorn can be moved
+ * (popcorn migrate TID NID).  The caller needs the right to
+ * ptrace-attach to the thread.
+ *
+ * The mark is task_struct->pcn_proposal, and TIF_NOTIFY_RESUME brings
+ * the thread to pcn_resume_user_mode() (patch 0012), called in
+ * exit_to_user_mode_loop() once signals are delivered and task work has
+ * run.  Not task work itself: get_signal() runs task work before an
+ * interrupted call's -ERESTART* result is settled, which the thread
+ * would carry away, and a move that ends the thread at a remote would
+ * drop the rest of the batch.  A thread that blocks in a system call
+ * moves when the call returns.
  *
  * A move that fails (the node refuses it, or left) leaves the proposal
  * pending: popcorn_get_status() reports it as proposed_nid and
@@ -25,11 +32,12 @@
 #include <linux/atomic.h>
 #include <linux/init.h>
 #include <linux/ptrace.h>
+#include <linux/resume_user_mode.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
-#include <linux/slab.h>
 #include <linux/syscalls.h>
-#include <linux/task_work.h>
+#include <popcorn/hooks.h>
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
 #include <popcorn/process_server.h>
@@ -38,32 +46,24 @@
 #include "messages.h"
 #include "syscall_forward.h"
 
-/*
- * task_struct->pcn_proposal: 0 for none, else the proposed node + 1,
- * with PCN_PROPOSAL_ARMED while a task work item is queued to act on
- * it.  Changed with cmpxchg: the proposer and the thread race.
- */
-#define PCN_PROPOSAL_ARMED	BIT(16)
-#define PCN_PROPOSAL_NID	0xffff
-
+/* Changed with cmpxchg: the proposer and the thread race. */
 static int pcn_proposal_nid(int v)
 {
 	return (v & PCN_PROPOSAL_NID) - 1;
 }
 
-static void pcn_proposal_run(struct callback_head *work)
+/* From pcn_resume_user_mode(): try the move once. */
+void __pcn_proposal_run(void)
 {
 	int v = READ_ONCE(current->pcn_proposal);
 	int nid, ret;
 
-	kfree(work);
-	/* Disarmed: a proposal made from now on queues a new item. */
+	/* Disarmed: a proposal made from now on is tried again. */
 	while (!try_cmpxchg(&current->pcn_proposal, &v,
 			    v & ~PCN_PROPOSAL_ARMED))
 		;
 	nid = pcn_proposal_nid(v);
-	/* Run by exit_task_work(): the thread is ending, not moving. */
-	if ((current->flags & PF_EXITING) || nid < 0)
+	if (nid < 0 || fatal_signal_pending(current))
 		return;
 	ret = pcn_migrate_proposed(nid);
 	if (ret)
@@ -76,26 +76,9 @@ static void pcn_proposal_run(struct callback_head *work)
 /* Mark @t to migrate to @nid on its way out to user space. */
 int pcn_proposal_add(struct task_struct *t, int nid)
 {
-	struct callback_head *work;
-	int v, want = (nid + 1) | PCN_PROPOSAL_ARMED;
-
-	work = kzalloc(sizeof(*work), GFP_KERNEL);
-	if (!work)
-		return -ENOMEM;
-	init_task_work(work, pcn_proposal_run);
-	v = READ_ONCE(t->pcn_proposal);
-	while (!try_cmpxchg(&t->pcn_proposal, &v, want))
-		;
-	if (v & PCN_PROPOSAL_ARMED) {
-		/* Its queued item has not read the node yet: it takes ours. */
-		kfree(work);
-		return 0;
-	}
-	if (task_work_add(t, work, TWA_RESUME)) {
-		kfree(work);
-		cmpxchg(&t->pcn_proposal, want, 0);
-		return -ESRCH;	/* it is exiting */
-	}
+	xchg(&t->pcn_proposal, (nid + 1) | PCN_PROPOSAL_ARMED);
+	/* Kicks it into the kernel if it runs: it leaves through the hook. */
+	set_notify_resume(t);
 	return 0;
 }
 
@@ -103,7 +86,7 @@ int pcn_proposal_add(struct task_struct *t, int nid)
  * pcn_proposal_moved - the calling thread has migrated
  *
  * A pending proposal is done with: the thread went somewhere.  One made
- * meanwhile (still armed) stands, and its item acts on it.
+ * meanwhile (still armed) stands, and is tried on the way out.
  */
 void pcn_proposal_moved(void)
 {

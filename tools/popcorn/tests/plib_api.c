@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,97 @@ static void *spin(void *arg)
 	s->where = popcorn_current_nid();
 	migrate(0, NULL, NULL);
 	return NULL;
+}
+
+struct blocked {
+	volatile int tid;
+	int fd, restart;	/* pipe end it reads; SA_RESTART or not */
+	ssize_t n;
+	int err, where, handled_at;
+};
+
+static volatile int handled_at = -1;
+
+static void on_usr2(int sig __attribute__((unused)))
+{
+	handled_at = popcorn_current_nid();
+}
+
+/* Proposed while blocked in read(), then signalled: it moves after. */
+static void *block(void *arg)
+{
+	struct blocked *b = arg;
+	struct sigaction sa = { .sa_handler = on_usr2 };
+	char c;
+
+	sa.sa_flags = b->restart ? SA_RESTART : 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	b->tid = popcorn_gettid();
+	b->n = read(b->fd, &c, 1);
+	b->err = b->n < 0 ? errno : 0;
+	b->where = popcorn_current_nid();
+	migrate(0, NULL, NULL);
+	return NULL;
+}
+
+/* Thread @tid of this process sleeps (state S). */
+static int sleeping(int tid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	p = p ? strrchr(buf, ')') : NULL;
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+/*
+ * A signal ends the call of a thread that has a proposal: the call's
+ * result is settled (EINTR, or the call restarted) before the move, not
+ * carried away as a kernel-internal -ERESTART* value.
+ */
+static void check_proposal_signal(int nid, int restart)
+{
+	struct blocked b = { .restart = restart, .n = -2, .where = -1 };
+	pthread_t t;
+	int p[2], i, ret;
+
+	if (pipe(p) || (b.fd = p[0], pthread_create(&t, NULL, block, &b))) {
+		tap_check(0, "thread blocked in read(): %s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < 2000 && (!b.tid || !sleeping(b.tid)); i++)
+		usleep(1000);
+	handled_at = -1;
+	ret = popcorn_propose_migration(b.tid, nid);
+	usleep(100000);
+	syscall(SYS_tgkill, getpid(), b.tid, SIGUSR2);
+	if (restart) {
+		/* The read starts again, at the remote: give it its byte. */
+		for (i = 0; i < 3000 && handled_at < 0; i++)
+			usleep(1000);
+		usleep(100000);
+		if (write(p[1], "x", 1) != 1)
+			ret = -1;
+	}
+	pthread_join(t, NULL);
+	close(p[0]);
+	close(p[1]);
+	if (restart)
+		tap_check(!ret && b.n == 1 && b.where == nid && handled_at == nid,
+			  "proposed while in read(), a SA_RESTART handler: it ran at node %d, the read restarted there and got its byte (%zd, errno %d, at %d, handler at %d)",
+			  nid, b.n, b.err, b.where, handled_at);
+	else
+		tap_check(!ret && b.n == -1 && b.err == EINTR && b.where == nid &&
+			  handled_at == nid,
+			  "proposed while in read(), a handler without SA_RESTART: read() returns EINTR at node %d, handler ran there (%zd, errno %d, at %d, handler at %d)",
+			  nid, b.n, b.err, b.where, handled_at);
 }
 
 static void check_proposals(int nid)
@@ -382,5 +474,7 @@ int main(int argc, char *argv[])
 
 	check_schedule(nid);
 	check_proposals(nid);
+	check_proposal_signal(nid, 0);
+	check_proposal_signal(nid, 1);
 	return tap_failed ? 1 : 0;
 }
