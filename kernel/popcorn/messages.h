@@ -311,7 +311,8 @@ PCN_SHADOW_MSG(pcn_futex_msg);
 /*
  * SYSCALL (remote -> origin shadow): system call @nr of the thread with
  * its six argument registers, for the shadow to make at the origin
- * (syscall_forward.c).  @seq names the call for SYSCALL_INTR.  With
+ * (syscall_forward.c) with the thread's signal mask @sigmask.  @seq
+ * names the call for SYSCALL_INTR.  With
  * PCN_SYSCALL_REGS, @regs are the thread's user registers, which a task
  * the call creates starts from (clone, fork); without, the message ends
  * before @regs.
@@ -338,6 +339,7 @@ struct pcn_syscall_msg {
 	u32 flags;		/* PCN_SYSCALL_REGS */
 	u64 seq;
 	u64 args[6];
+	u64 sigmask;		/* the thread's blocked signals */
 	struct pcn_uregs regs[];	/* one with PCN_SYSCALL_REGS */
 } __packed;
 PCN_SHADOW_MSG(pcn_syscall_msg);

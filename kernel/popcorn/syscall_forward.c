@@ -158,6 +158,14 @@ static long pcn_syscall_result(const struct pcn_syscall_msg *req,
 		ret = -EINTR;
 	if (done->flags & PCN_SYSCALL_SIGNALLED)
 		pcn_syscall_wait_signal();
+	/*
+	 * A call to restart, with no signal for the thread here (it was
+	 * blocked here, or went elsewhere): the way out must still restart
+	 * it, not hand user space a kernel-internal value.
+	 */
+	if (ret <= -ERESTARTSYS && ret >= -ERESTARTNOHAND &&
+	    !signal_pending(current))
+		set_notify_signal(current);
 	if (done->flags & PCN_SYSCALL_CREDS_LOST)
 		*home = true;
 	if (done->flags & PCN_SYSCALL_CREDS) {
@@ -211,6 +219,7 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 	req->args[3] = regs->r10;
 	req->args[4] = regs->r8;
 	req->args[5] = regs->r9;
+	req->sigmask = current->blocked.sig[0];
 	if (with_regs) {
 		pcn_regs_save(&req->regs[0], NULL);
 		req->flags |= PCN_SYSCALL_REGS;
@@ -340,6 +349,7 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 {
 	struct pcn_syscall_msg *m = (struct pcn_syscall_msg *)msg;
 	struct pt_regs args = {}, *regs = &args;
+	sigset_t own = current->blocked, mask;
 	long ret = -EINVAL;
 	u32 flags = 0;
 
@@ -359,9 +369,18 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	regs->r8 = m->args[4];
 	regs->r9 = m->args[5];
 	regs->orig_ax = m->nr;
+	/*
+	 * With the thread's mask: a signal it blocks does not interrupt
+	 * the call, and a task the call creates inherits that mask.
+	 */
+	siginitset(&mask, m->sigmask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP)));
+	set_current_blocked(&mask);
 	ret = x64_sys_call(regs, m->nr);
 	if (m->flags & PCN_SYSCALL_REGS && ret > 0)
 		pcn_syscall_new_thread(ret, nid);
+	/* A temporary mask of the call (ppoll, pselect6) ends with it. */
+	restore_saved_sigmask();
+	set_current_blocked(&own);
 
 	/* An interruption by the thread's signal has done its work. */
 	clear_notify_signal();
@@ -373,7 +392,9 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	 * call goes first: the thread then has it when the answer comes.
 	 */
 	if (signal_pending(current) && !fatal_signal_pending(current) &&
-	    pcn_signal_forward(ctx, nid, remote_pid))
+	    pcn_signal_forward(ctx, nid, remote_pid) &&
+	    (ret == -EINTR || (ret <= -ERESTARTSYS &&
+			       ret >= -ERESTART_RESTARTBLOCK)))
 		flags |= PCN_SYSCALL_SIGNALLED;
 out:
 	pcn_syscall_reply(nid, msg, ret, flags);

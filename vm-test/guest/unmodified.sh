@@ -104,6 +104,9 @@ tap $? "test_xstate exited 0"
 /bin/plib_sys 1 setuid
 tap $? "plib_sys 1 setuid exited 0"
 rm -f /tmp/plib_sys_root.*
+# A signal the thread blocks does not end a call made for it.
+timeout 60 /bin/plib_sys 1 mask
+tap $? "plib_sys 1 mask exited 0"
 # Credentials a remote cannot take bring the thread home.
 /bin/plib_sys 1 groups
 tap $? "plib_sys 1 groups exited 0"

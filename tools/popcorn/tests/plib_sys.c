@@ -360,6 +360,61 @@ static void check_children(void)
 		  nid, WEXITSTATUS(status));
 }
 
+static volatile pid_t mask_tid;
+static int mask_pipe[2];
+
+/* At the origin: signal the remote thread (by its tid here), then write. */
+static void *mask_kick(void *arg)
+{
+	while (!mask_tid)
+		usleep(1000);
+	usleep(300000);
+	syscall(SYS_tgkill, getpid(), mask_tid, SIGUSR1);
+	usleep(300000);
+	if (write(mask_pipe[1], "x", 1) != 1)
+		return arg;
+	return NULL;
+}
+
+/*
+ * A signal the thread blocks at the remote does not end the call its
+ * shadow makes for it: the shadow makes it with the thread's mask.
+ */
+static int check_mask(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_signal,
+				.sa_flags = SA_SIGINFO };
+	pthread_t kicker;
+	sigset_t set;
+	ssize_t n;
+	char c;
+	int i;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigaction(SIGUSR1, &sa, NULL) || pipe(mask_pipe) ||
+	    pthread_create(&kicker, NULL, mask_kick, NULL) ||
+	    migrate(nid, NULL, NULL))
+		return 2;
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	handler_sig = 0;
+	mask_tid = syscall(SYS_gettid);
+	n = read(mask_pipe[0], &c, 1);
+	tap_check(n == 1 && handler_sig == 0,
+		  "SIGUSR1 blocked at node %d and sent at the origin: the read() made there goes on and gets its byte (%zd, errno %d)",
+		  nid, n, n < 0 ? errno : 0);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	for (i = 0; i < 2000 && !handler_sig; i++)
+		usleep(1000);
+	tap_check(handler_sig == SIGUSR1 && handler_nid == nid,
+		  "unblocked, the handler runs at node %d (signal %d, at %d)",
+		  nid, handler_sig, handler_nid);
+	migrate(0, NULL, NULL);
+	pthread_join(kicker, NULL);
+	return tap_failed;
+}
+
 int main(int argc, char *argv[])
 {
 	pid_t pid = getpid(), tid = syscall(SYS_gettid), ppid = getppid();
@@ -398,6 +453,8 @@ int main(int argc, char *argv[])
 			  "uid 1000 back home (%d)", getuid());
 		return tap_failed;
 	}
+	if (argc > 2 && !strcmp(argv[2], "mask"))
+		return check_mask();
 	if (argc > 2 && !strcmp(argv[2], "groups")) {
 		/* More groups than a remote takes: the thread comes home. */
 		gid_t groups[40];
