@@ -121,9 +121,14 @@ u32 pcn_xstate_save(u8 *buf)
 {
 	struct membuf to = { .p = buf, .left = fpu_user_cfg.max_size };
 
-	if (!cpu_feature_enabled(X86_FEATURE_XSAVE) ||
-	    fpu_user_cfg.max_size > PCN_XSTATE_MAX)
+	if (!cpu_feature_enabled(X86_FEATURE_XSAVE))
 		return 0;
+	if (fpu_user_cfg.max_size > PCN_XSTATE_MAX) {
+		/* AMX tile data, for one: not carried. */
+		pr_warn_once("popcorn: an XSAVE image of %u bytes is over %u: x87/SSE state only\n",
+			     fpu_user_cfg.max_size, PCN_XSTATE_MAX);
+		return 0;
+	}
 	/* Saves live registers first, as xfpregs_get() does. */
 	if (xstateregs_get(current, NULL, to))
 		return 0;
