@@ -81,6 +81,7 @@ struct pcn_task_msg {
 	s32 forward_nid;	/* TASK_BACK: go on to this node, or -1 */
 	u32 reserved;
 	u64 sigmask;		/* blocked signals */
+	u64 pending;		/* TASK_BACK: signals pending for it there */
 	u64 vdso;		/* TASK_MIGRATE: vDSO text address */
 	u64 ss_sp;		/* alternate signal stack */
 	u64 ss_size;
@@ -339,7 +340,7 @@ struct pcn_syscall_msg {
 	u32 flags;		/* PCN_SYSCALL_REGS */
 	u64 seq;
 	u64 args[6];
-	u64 sigmask;		/* the thread's blocked signals */
+	u64 sigmask;		/* the thread's blocked signals in the call */
 	struct pcn_uregs regs[];	/* one with PCN_SYSCALL_REGS */
 } __packed;
 PCN_SHADOW_MSG(pcn_syscall_msg);

@@ -32,6 +32,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <asm/compat.h>
+#include <asm/ptrace.h>
 #include <asm/vdso.h>
 #include <popcorn/hooks.h>
 #include <popcorn/nodes.h>
@@ -315,6 +317,8 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			if (!pcn_task_back_ok(sh, tm))
 				break;
 			pcn_regs_load(&tm->regs);
+			/* User registers as they were: no call to restart. */
+			current_pt_regs()->orig_ax = -1;
 			pcn_xstate_load(tm->xstate, tm->xstate_size);
 			pcn_sigstate_load(tm);
 			next = tm->forward_nid;
@@ -619,6 +623,14 @@ int pcn_migrate_proposed(int nid)
 		return 0;		/* there already */
 	if (!pcn_node_online(nid))
 		return -EAGAIN;
+	/*
+	 * 32-bit code, or just out of an int $0x80 call (TS_COMPAT is still
+	 * set): not carried.  A traced thread stays with its tracer.
+	 */
+	if (!user_64bit_mode(current_pt_regs()) || in_ia32_syscall())
+		return -EOPNOTSUPP;
+	if (current->ptrace)
+		return -EBUSY;
 	if (current->remote && !current->remote->at_origin)
 		return pcn_migrate_back(nid, NULL, PCN_REGS_AS_IS);
 	if (current->is_worker || (ctx && !ctx->at_origin))

@@ -115,7 +115,8 @@ static int pcn_propose(pid_t tid, int nid)
 	if (!t)
 		return -ESRCH;
 	ret = -EINVAL;
-	if ((t->flags & (PF_KTHREAD | PF_EXITING)) || t->is_worker)
+	if ((t->flags & (PF_KTHREAD | PF_EXITING | PF_IO_WORKER)) ||
+	    t->is_worker)
 		goto out;
 	ret = -EPERM;
 	if (t != current &&

@@ -27,6 +27,13 @@ void pcn_sigstate_capture(struct pcn_task_msg *m, bool actions)
 	int i;
 
 	m->sigmask = current->blocked.sig[0];
+	/* Blocked there and going home: they must not be lost. */
+	if (!actions) {
+		spin_lock_irq(&current->sighand->siglock);
+		m->pending = current->pending.signal.sig[0] &
+			     ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
+		spin_unlock_irq(&current->sighand->siglock);
+	}
 	m->ss_sp = current->sas_ss_sp;
 	m->ss_size = current->sas_ss_size;
 	m->ss_flags = current->sas_ss_flags;
@@ -92,9 +99,16 @@ void pcn_sigstate_load(const struct pcn_task_msg *m)
 {
 	sigset_t blocked;
 
+	int sig;
+
 	siginitset(&blocked, m->sigmask);
 	sigdelsetmask(&blocked, sigmask(SIGKILL) | sigmask(SIGSTOP));
 	set_current_blocked(&blocked);
+	/* What was pending for it at the remote is pending here. */
+	for (sig = 1; sig <= 64 && m->pending; sig++)
+		if ((m->pending & sigmask(sig)) && sig != SIGKILL &&
+		    sig != SIGSTOP)
+			send_sig_info(sig, SEND_SIG_PRIV, current);
 	/* As sigaltstack() would take it; else no alternate stack. */
 	if (!(m->ss_flags & ~(u32)(SS_DISABLE | SS_AUTODISARM)) &&
 	    m->ss_sp < TASK_SIZE_MAX && m->ss_size < TASK_SIZE_MAX - m->ss_sp) {

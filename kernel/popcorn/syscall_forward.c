@@ -107,6 +107,52 @@ static bool pcn_syscall_sets_creds(unsigned int nr)
 /* ---- remote: the thread ------------------------------------------------ */
 
 /*
+ * ppoll, pselect6, epoll_pwait(2), io_pgetevents wait with a signal mask
+ * of their own: the thread takes it here, where its signals are
+ * delivered, as the call would (set_user_sigmask()).  Returns 1 when it
+ * did, 0 for none, or an error.
+ */
+static int pcn_syscall_wait_mask(int nr, const struct pt_regs *regs)
+{
+	const sigset_t __user *umask;
+	struct {
+		u64 mask;
+		u64 size;
+	} pack;
+	size_t size;
+	int err;
+
+	switch (nr) {
+	case __NR_ppoll:
+		umask = (const sigset_t __user *)regs->r10;
+		size = regs->r8;
+		break;
+	case __NR_epoll_pwait:
+	case __NR_epoll_pwait2:
+		umask = (const sigset_t __user *)regs->r8;
+		size = regs->r9;
+		break;
+	case __NR_pselect6:
+	case __NR_io_pgetevents:
+		/* A pointer to { mask, size }. */
+		if (!regs->r9)
+			return 0;
+		if (copy_from_user(&pack, (const void __user *)regs->r9,
+				   sizeof(pack)))
+			return -EFAULT;
+		umask = u64_to_user_ptr(pack.mask);
+		size = pack.size;
+		break;
+	default:
+		return 0;
+	}
+	if (!umask)
+		return 0;
+	err = set_user_sigmask(umask, size);
+	return err ? err : 1;
+}
+
+/*
  * The signals that interrupted a call at the origin were sent before
  * its answer, but are handled in a work item while the answer wakes the
  * thread at once: let them come first, so that the call's -ERESTART*
@@ -200,12 +246,18 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 	bool home = false, with_regs = pcn_syscall_needs_regs(nr);
 	size_t size = struct_size(req, regs, with_regs);
 	struct pcn_kmsg_wait w;
+	int err, wait_mask;
 	long ret;
-	int err;
 
 	req = kzalloc(size, GFP_KERNEL);
 	if (!req) {
 		regs->ax = -ENOMEM;
+		return;
+	}
+	wait_mask = pcn_syscall_wait_mask(nr, regs);
+	if (wait_mask < 0) {
+		kfree(req);
+		regs->ax = wait_mask;
 		return;
 	}
 	req->hdr.type = PCN_KMSG_TYPE_SYSCALL;
@@ -246,6 +298,10 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 					 &home);
 		pcn_kmsg_done(resp);
 	}
+	/* Interrupted, the signal is delivered with the call's mask. */
+	if (wait_mask)
+		restore_saved_sigmask_unless(ret == -EINTR ||
+					     ret == -ERESTARTNOHAND);
 	/* Its action is set here too: a signal raised here runs it. */
 	if (nr == __NR_rt_sigaction && !ret) {
 		struct pt_regs local = *regs;
@@ -378,9 +434,6 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	ret = x64_sys_call(regs, m->nr);
 	if (m->flags & PCN_SYSCALL_REGS && ret > 0)
 		pcn_syscall_new_thread(ret, nid);
-	/* A temporary mask of the call (ppoll, pselect6) ends with it. */
-	restore_saved_sigmask();
-	set_current_blocked(&own);
 
 	/* An interruption by the thread's signal has done its work. */
 	clear_notify_signal();
@@ -396,6 +449,14 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	    (ret == -EINTR || (ret <= -ERESTARTSYS &&
 			       ret >= -ERESTART_RESTARTBLOCK)))
 		flags |= PCN_SYSCALL_SIGNALLED;
+	/*
+	 * Then the shadow's own mask again, with which it forwards what
+	 * comes while it waits: the thread may unblock a signal at any
+	 * time there, without a word, and keeps those it blocks pending,
+	 * home with it if it comes back (signal_state.c).
+	 */
+	restore_saved_sigmask();
+	set_current_blocked(&own);
 out:
 	pcn_syscall_reply(nid, msg, ret, flags);
 	pcn_kmsg_done(msg);

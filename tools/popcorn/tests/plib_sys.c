@@ -361,18 +361,27 @@ static void check_children(void)
 }
 
 static volatile pid_t mask_tid;
+static volatile int mask_phase;
 static int mask_pipe[2];
 
-/* At the origin: signal the remote thread (by its tid here), then write. */
-static void *mask_kick(void *arg)
+/* Phase @phase began: wait for the thread to be in its call, signal it. */
+static void mask_kick_one(int phase, int sig)
 {
-	while (!mask_tid)
+	while (mask_phase != phase)
 		usleep(1000);
 	usleep(300000);
-	syscall(SYS_tgkill, getpid(), mask_tid, SIGUSR1);
+	syscall(SYS_tgkill, getpid(), mask_tid, sig);
+}
+
+/* At the origin: signal the remote thread (by its tid here), write... */
+static void *mask_kick(void *arg)
+{
+	mask_kick_one(1, SIGUSR1);
 	usleep(300000);
 	if (write(mask_pipe[1], "x", 1) != 1)
 		return arg;
+	mask_kick_one(2, SIGUSR1);
+	mask_kick_one(3, SIGUSR2);
 	return NULL;
 }
 
@@ -400,6 +409,7 @@ static int check_mask(void)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	handler_sig = 0;
 	mask_tid = syscall(SYS_gettid);
+	mask_phase = 1;
 	n = read(mask_pipe[0], &c, 1);
 	tap_check(n == 1 && handler_sig == 0,
 		  "SIGUSR1 blocked at node %d and sent at the origin: the read() made there goes on and gets its byte (%zd, errno %d)",
@@ -410,7 +420,53 @@ static int check_mask(void)
 	tap_check(handler_sig == SIGUSR1 && handler_nid == nid,
 		  "unblocked, the handler runs at node %d (signal %d, at %d)",
 		  nid, handler_sig, handler_nid);
-	migrate(0, NULL, NULL);
+
+	/* ppoll() with a mask of its own that lets SIGUSR1 in. */
+	{
+		struct pollfd pfd = { .fd = mask_pipe[0], .events = POLLIN };
+		struct timespec ts = { .tv_sec = 20 };
+		sigset_t during, after;
+		int r;
+
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+		sigemptyset(&during);
+		handler_sig = 0;
+		mask_phase = 2;
+		r = ppoll(&pfd, 1, &ts, &during);
+		n = r < 0 ? errno : 0;
+		pthread_sigmask(SIG_BLOCK, NULL, &after);
+		tap_check(r == -1 && n == EINTR && handler_sig == SIGUSR1 &&
+			  handler_nid == nid && sigismember(&after, SIGUSR1),
+			  "ppoll() at node %d with a mask that lets SIGUSR1 in: EINTR, handler ran there, SIGUSR1 blocked again after (%d, errno %d, signal %d at %d)",
+			  nid, r, (int)n, handler_sig, handler_nid);
+	}
+
+	/* Blocked here and sent to it: still pending when it is home. */
+	{
+		struct sigaction sa2 = { .sa_sigaction = on_signal,
+					 .sa_flags = SA_SIGINFO };
+		struct timespec ts = { .tv_nsec = 100000000 };
+		sigset_t set2, pend;
+
+		sigemptyset(&sa2.sa_mask);
+		sigaction(SIGUSR2, &sa2, NULL);
+		sigemptyset(&set2);
+		sigaddset(&set2, SIGUSR2);
+		pthread_sigmask(SIG_BLOCK, &set2, NULL);
+		handler_sig = 0;
+		mask_phase = 3;
+		for (i = 0; i < 10; i++)
+			nanosleep(&ts, NULL);
+		migrate(0, NULL, NULL);
+		sigpending(&pend);
+		pthread_sigmask(SIG_UNBLOCK, &set2, NULL);
+		tap_check(sigismember(&pend, SIGUSR2) && handler_sig == SIGUSR2 &&
+			  handler_nid == 0,
+			  "SIGUSR2 blocked at node %d and sent: pending at the origin once home, handled there (signal %d at %d)",
+			  nid, handler_sig, handler_nid);
+	}
+	if (popcorn_current_nid() != 0)
+		migrate(0, NULL, NULL);
 	pthread_join(kicker, NULL);
 	return tap_failed;
 }
