@@ -11,7 +11,8 @@
  *   signal mask, signal waits, signal return and alternate stack, TLS
  *   base, rseq, sleeping, yielding, clocks, random bytes, CPU number;
  *   reading its ids, groups and rlimits (they travel with it, creds.c);
- *   the scheduling calls on itself (pid 0); the Popcorn calls.  The
+ *   the scheduling calls and popcorn_propose_migration() on itself
+ *   (tid 0; on another they are forwarded); the Popcorn calls.  The
  *   calls Popcorn runs at the origin by hooks of their own (write, the
  *   address-space calls, futex) start here too.
  * - *answered here with the origin's ids*: getpid() is the process id
