@@ -67,6 +67,11 @@ void __pcn_proposal_run(void);
  */
 #define PCN_PROPOSAL_ARMED	BIT(16)
 #define PCN_PROPOSAL_NID	0xffff
+/*
+ * On a shadow while it makes a clone for its remote thread: a thread the
+ * call creates goes to the node in PCN_PROPOSAL_NID (pcn_task_fork()).
+ */
+#define PCN_PROPOSAL_CHILD	BIT(17)
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
 static __always_inline void pcn_mm_init(struct mm_struct *mm)
@@ -91,6 +96,13 @@ static __always_inline void pcn_task_fork(struct task_struct *p,
 	p->at_remote = false;
 	p->is_worker = false;
 	p->pcn_proposal = 0;
+	/* Proposed before it can run, so that it runs nothing here. */
+	if (unlikely(READ_ONCE(current->pcn_proposal) & PCN_PROPOSAL_CHILD) &&
+	    (clone_flags & CLONE_THREAD)) {
+		p->pcn_proposal = (current->pcn_proposal & PCN_PROPOSAL_NID) |
+				  PCN_PROPOSAL_ARMED;
+		set_tsk_thread_flag(p, TIF_NOTIFY_RESUME);
+	}
 }
 
 /*

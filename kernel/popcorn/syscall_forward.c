@@ -17,8 +17,8 @@
  *   new task starts where the thread made the call.  The shadow's
  *   registers are free: it takes the thread's again when the thread
  *   comes back.  A new process stays at the origin; a new thread is
- *   proposed to go where its creator runs (propose.c) and leaves on its
- *   first return to user space.
+ *   proposed to go where its creator runs (propose.c) as it is made, in
+ *   copy_process(), and leaves before it runs any of its code.
  * - Identity changes (set*id, setgroups, capset, setrlimit, prlimit64,
  *   prctl, unshare, setns): the thread's credentials and rlimits come
  *   back with the answer and are installed at the remote, which checks
@@ -57,6 +57,7 @@
 #include <asm/ptrace.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
+#include <popcorn/hooks.h>
 #include <popcorn/pcn_kmsg.h>
 
 #include "context.h"
@@ -365,23 +366,6 @@ void pcn_syscall_reply(int nid, struct pcn_kmsg_hdr *msg, long ret,
 	kfree(full);
 }
 
-/*
- * A thread the call made (not a new process) runs where its creator
- * runs: proposed to go there, it leaves on its first return to user
- * space.
- */
-static void pcn_syscall_new_thread(pid_t tid, int nid)
-{
-	struct task_struct *t = find_get_task_by_vpid(tid);
-
-	if (!t)
-		return;
-	if (same_thread_group(t, current) && pcn_proposal_add(t, nid))
-		pr_warn_ratelimited("thread %d made for node %d stays at the origin\n",
-				    tid, nid);
-	put_task_struct(t);
-}
-
 bool pcn_syscall_msg_ok(const struct pcn_syscall_msg *m)
 {
 	enum pcn_sys_class class = pcn_syscall_class(m->nr);
@@ -406,6 +390,7 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	struct pcn_syscall_msg *m = (struct pcn_syscall_msg *)msg;
 	struct pt_regs args = {}, *regs = &args;
 	sigset_t own = current->blocked, mask;
+	int proposal = current->pcn_proposal;
 	long ret = -EINVAL;
 	u32 flags = 0;
 
@@ -431,9 +416,15 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	 */
 	siginitset(&mask, m->sigmask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP)));
 	set_current_blocked(&mask);
+	/*
+	 * A thread the call creates (not a new process) goes where its
+	 * creator runs: proposed in copy_process(), before it can run.
+	 */
+	if (m->flags & PCN_SYSCALL_REGS)
+		WRITE_ONCE(current->pcn_proposal, (nid + 1) | PCN_PROPOSAL_CHILD);
 	ret = x64_sys_call(regs, m->nr);
-	if (m->flags & PCN_SYSCALL_REGS && ret > 0)
-		pcn_syscall_new_thread(ret, nid);
+	if (m->flags & PCN_SYSCALL_REGS)
+		WRITE_ONCE(current->pcn_proposal, proposal);
 
 	/* An interruption by the thread's signal has done its work. */
 	clear_notify_signal();

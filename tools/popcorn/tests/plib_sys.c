@@ -331,17 +331,24 @@ static void check_signals(void)
 
 static void check_children(void)
 {
-	pthread_t t;
+	pthread_t t[16];
 	void *ret = NULL;
-	int where = -2, status = 0;
+	int where[16], status = 0, made = 1, i, first_bad = -1;
 	pid_t pid;
 
-	int made = pthread_create(&t, NULL, child_thread, &where) == 0 &&
-		   pthread_join(t, &ret) == 0;
-
-	tap_check(made && ret == (void *)42L && where == nid,
-		  "pthread_create() at node %d: the thread ran there (at node %d), joined",
-		  nid, where);
+	/* Each records where its first line of code runs. */
+	for (i = 0; i < 16; i++) {
+		where[i] = -2;
+		made &= pthread_create(&t[i], NULL, child_thread, &where[i]) == 0;
+	}
+	for (i = 0; i < 16; i++) {
+		made &= pthread_join(t[i], &ret) == 0 && ret == (void *)42L;
+		if (where[i] != nid && first_bad < 0)
+			first_bad = i;
+	}
+	tap_check(made && first_bad < 0,
+		  "pthread_create() at node %d, 16 times: each thread's first code ran there (thread %d at node %d), joined",
+		  nid, first_bad, first_bad < 0 ? nid : where[first_bad]);
 	{
 		FILE *p = popen("echo popen-ok", "r");
 		char line[32] = "";
