@@ -432,13 +432,13 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	if (task_work_pending(current))
 		task_work_run();
 	/*
-	 * A signal that came for the process here and interrupted the
-	 * call goes first: the thread then has it when the answer comes.
+	 * A signal that came here during the call (one that interrupted
+	 * it, or raise()'s own) goes first, and the answer says so: the
+	 * thread then has it before the call returns, as locally.  Only
+	 * those the thread does not block are taken: the mask is still its.
 	 */
 	if (signal_pending(current) && !fatal_signal_pending(current) &&
-	    pcn_signal_forward(ctx, nid, remote_pid) &&
-	    (ret == -EINTR || (ret <= -ERESTARTSYS &&
-			       ret >= -ERESTART_RESTARTBLOCK)))
+	    pcn_signal_forward(ctx, nid, remote_pid))
 		flags |= PCN_SYSCALL_SIGNALLED;
 	/*
 	 * Then the shadow's own mask again, with which it forwards what
