@@ -143,7 +143,7 @@ int pcn_shadow_propose(struct task_struct *t, int nid);
 int pcn_migrate_proposed(int nid);
 
 /* propose.c */
-int pcn_proposal_add(struct task_struct *t, int nid);
+void pcn_proposal_add(struct task_struct *t, int nid);
 int pcn_proposed_nid(void);
 void pcn_proposal_moved(void);
 void pcn_migrate_node_offline(int nid);

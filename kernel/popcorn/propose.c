@@ -74,12 +74,11 @@ void __pcn_proposal_run(void)
 }
 
 /* Mark @t to migrate to @nid on its way out to user space. */
-int pcn_proposal_add(struct task_struct *t, int nid)
+void pcn_proposal_add(struct task_struct *t, int nid)
 {
 	xchg(&t->pcn_proposal, (nid + 1) | PCN_PROPOSAL_ARMED);
 	/* Kicks it into the kernel if it runs: it leaves through the hook. */
 	set_notify_resume(t);
-	return 0;
 }
 
 /**
@@ -124,8 +123,10 @@ static int pcn_propose(pid_t tid, int nid)
 		goto out;
 	/* Away: the node it runs on marks it. */
 	ret = pcn_shadow_propose(t, nid);
-	if (ret == -ENOENT)
-		ret = pcn_proposal_add(t, nid);
+	if (ret == -ENOENT) {
+		pcn_proposal_add(t, nid);
+		ret = 0;
+	}
 out:
 	put_task_struct(t);
 	return ret;
