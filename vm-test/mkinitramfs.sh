@@ -42,6 +42,31 @@ if [ -x "$tools/pcn_rdma_garbage" ]; then
 	copy_libs "$provider"
 	cp /etc/libibverbs.d/rxe.driver "$root/etc/libibverbs.d/"
 fi
+# Unmodified multithreaded programs from Debian's packages, dynamically
+# linked as shipped (the apps scenario): their libraries and loader
+# come along.  In /usr/bin, as on Debian: busybox's shell runs its own
+# applet for a bare "xz", so tests name them by path.  7z is a shell
+# wrapper around p7zip's binary, which loads its codecs from 7z.so
+# beside it.
+mkdir -p "$root/usr/bin"
+for prog in xz zstd pigz sysbench; do
+	bin=$(command -v $prog || true)
+	if [ -z "$bin" ]; then
+		echo "mkinitramfs: $prog is missing (make deps)" >&2
+		exit 1
+	fi
+	cp "$bin" "$root/usr/bin/$prog"
+	copy_libs "$bin"
+done
+if [ ! -x /usr/lib/p7zip/7z ]; then
+	echo "mkinitramfs: p7zip-full is missing (make deps)" >&2
+	exit 1
+fi
+mkdir -p "$root/usr/lib/p7zip"
+cp /usr/lib/p7zip/7z /usr/lib/p7zip/7z.so "$root/usr/lib/p7zip/"
+copy_libs /usr/lib/p7zip/7z
+copy_libs /usr/lib/p7zip/7z.so
+cp /usr/bin/7z "$root/usr/bin/7z"
 cp "$here/guest/init" "$root/init"
 # An unprivileged user for tests that must not run as root (run with
 # as_user in guest/lib.sh): uid and gid 1000, no password, no groups.

@@ -187,6 +187,15 @@ for transport in ${TRANSPORTS:-tcp}; do
 	}
 	run_scenario "$transport-unmodified" 2 unmodified2
 
+	# Unmodified multithreaded Debian programs (xz, zstd, pigz,
+	# sysbench) spread over 2 and 3 nodes by popcorn run: the same
+	# output as on one node; the placement policy itself.
+	apps3() {
+		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
+		     "pcn.transport=$PCN_TRANSPORT pcn_test=apps"
+	}
+	NODE_TIMEOUT=${APPS_TIMEOUT:-900} run_scenario "$transport-apps" 3 apps3
+
 	# One multithreaded process on three nodes at once.
 	dsm3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \

@@ -29,6 +29,7 @@ enum pcn_vma_op {
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 
 /*
  * The hooks are __always_inline: the kernel may be built for size
@@ -59,6 +60,7 @@ int __pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 int __pcn_remote_syscall(struct pt_regs *regs, int nr);
 int __pcn_remote_syscall_32(struct pt_regs *regs, int nr);
 void __pcn_proposal_run(void);
+void __pcn_place_thread(struct task_struct *p);
 
 /*
  * task_struct->pcn_proposal (kernel/popcorn/propose.c): 0 for none,
@@ -72,6 +74,11 @@ void __pcn_proposal_run(void);
  * call creates goes to the node in PCN_PROPOSAL_NID (pcn_task_fork()).
  */
 #define PCN_PROPOSAL_CHILD	BIT(17)
+/*
+ * Made by the process's placement policy (placement.c): a move that
+ * fails is dropped, and the thread runs where it is.
+ */
+#define PCN_PROPOSAL_PLACED	BIT(18)
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
 static __always_inline void pcn_mm_init(struct mm_struct *mm)
@@ -96,13 +103,39 @@ static __always_inline void pcn_task_fork(struct task_struct *p,
 	p->at_remote = false;
 	p->is_worker = false;
 	p->pcn_proposal = 0;
-	/* Proposed before it can run, so that it runs nothing here. */
-	if (unlikely(READ_ONCE(current->pcn_proposal) & PCN_PROPOSAL_CHILD) &&
-	    (clone_flags & CLONE_THREAD)) {
+	if (!(clone_flags & CLONE_THREAD))
+		return;
+	/*
+	 * A new thread of a process with a placement policy goes where
+	 * the policy says; proposed before it can run, so that it runs
+	 * nothing here.
+	 */
+	if (unlikely(READ_ONCE(current->signal->pcn_place_nodes))) {
+		__pcn_place_thread(p);
+		return;
+	}
+	/* A thread made for a remote thread goes where its creator runs. */
+	if (unlikely(READ_ONCE(current->pcn_proposal) & PCN_PROPOSAL_CHILD)) {
 		p->pcn_proposal = (current->pcn_proposal & PCN_PROPOSAL_NID) |
 				  PCN_PROPOSAL_ARMED;
 		set_tsk_thread_flag(p, TIF_NOTIFY_RESUME);
 	}
+}
+
+/* copy_signal(): a new process keeps its parent's placement policy. */
+static __always_inline void pcn_signal_fork(struct signal_struct *sig)
+{
+	sig->pcn_place_nodes = current->signal->pcn_place_nodes;
+}
+
+/*
+ * begin_new_exec(), for an exec that changes privileges (setuid,
+ * setgid, file capabilities): the policy its unprivileged caller set
+ * does not bind the new program.
+ */
+static __always_inline void pcn_exec_secure(struct task_struct *me)
+{
+	WRITE_ONCE(me->signal->pcn_place_nodes, 0);
 }
 
 /*
@@ -257,6 +290,9 @@ static inline void pcn_mm_init(struct mm_struct *mm) {}
 static inline void pcn_mm_exit(struct mm_struct *mm) {}
 static inline void pcn_task_fork(struct task_struct *p,
 				 unsigned long clone_flags) {}
+struct signal_struct;
+static inline void pcn_signal_fork(struct signal_struct *sig) {}
+static inline void pcn_exec_secure(struct task_struct *me) {}
 static inline vm_fault_t pcn_handle_mm_fault(struct vm_area_struct *vma,
 					     unsigned long address,
 					     unsigned int flags)

@@ -69,6 +69,10 @@ struct remote_context {
 	wait_queue_head_t wq;
 
 	struct pcn_remote_worker *worker;	/* remote only */
+
+	/* Origin: what it served its threads away (/proc/popcorn_ps). */
+	atomic64_t faults_served;	/* page requests */
+	atomic64_t syscalls_served;	/* forwarded system calls */
 };
 
 /* Origin: current is a shadow, serving a thread that runs at a remote. */
@@ -155,6 +159,10 @@ struct pcn_task_msg;
 void pcn_sigstate_capture(struct pcn_task_msg *m, bool actions);
 int pcn_sigactions_install(const struct pcn_task_msg *m);
 void pcn_sigstate_load(const struct pcn_task_msg *m);
+
+/* rseq_state.c: the thread's rseq registration, there and back. */
+void pcn_rseq_capture(struct pcn_task_msg *m);
+void pcn_rseq_load(const struct pcn_task_msg *m);
 
 /* signal.c: in the shadow, forward its pending signals to @remote_pid. */
 int pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);

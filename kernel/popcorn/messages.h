@@ -79,7 +79,8 @@ struct pcn_task_msg {
 	s32 origin_tgid;
 	s32 remote_pid;		/* TASK_BACK: the thread at the remote */
 	s32 forward_nid;	/* TASK_BACK: go on to this node, or -1 */
-	u32 reserved;
+	u32 rseq_sig;		/* its rseq registration (rseq_state.c) */
+	u64 rseq;		/* its rseq area, 0 for none */
 	u64 sigmask;		/* blocked signals */
 	u64 pending;		/* TASK_BACK: signals pending for it there */
 	u64 vdso;		/* TASK_MIGRATE: vDSO text address */

@@ -296,6 +296,10 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			pcn_shadow_remove(sh);
 			do_group_exit(SIGKILL);
 		}
+		/* A system call made here for the thread: counted. */
+		if (item->msg->type != PCN_KMSG_TYPE_TASK_BACK &&
+		    item->msg->type != PCN_KMSG_TYPE_TASK_EXIT)
+			atomic64_inc(&sh->ctx->syscalls_served);
 		switch (item->msg->type) {
 		case PCN_KMSG_TYPE_VMA_OP:
 			pcn_vma_op_serve(item->nid, item->msg);
@@ -321,6 +325,7 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			current_pt_regs()->orig_ax = -1;
 			pcn_xstate_load(tm->xstate, tm->xstate_size);
 			pcn_sigstate_load(tm);
+			pcn_rseq_load(tm);
 			next = tm->forward_nid;
 			pcn_kmsg_done(item->msg);
 			kfree(item);
@@ -379,6 +384,7 @@ again:
 	m->remote_pid = 0;
 	m->forward_nid = -1;
 	pcn_sigstate_capture(m, true);
+	pcn_rseq_capture(m);
 	m->vdso = (unsigned long)current->mm->context.vdso;
 	ret = pcn_creds_capture(&m->creds);
 	if (ret)
@@ -413,9 +419,10 @@ again:
 		goto fail;
 
 	trace_pcn_migrate("out", nid, tid, 0);
-	pcn_proposal_moved();
+	/* Before the proposal goes: placement counts it at @nid throughout. */
 	current->peer_nid = nid;
 	current->peer_pid = sh.remote_pid;
+	pcn_proposal_moved();
 	return pcn_shadow_wait(&sh, next_nid);
 fail:
 	trace_pcn_migrate("out", nid, tid, ret);
@@ -499,6 +506,7 @@ static int pcn_remote_thread_main(void *arg)
 	current->peer_nid = st->ctx->origin_nid;
 	current->peer_pid = m->shadow_pid;
 	pcn_sigstate_load(m);
+	pcn_rseq_load(m);
 	pcn_creds_install_thread(&m->creds);
 	pcn_regs_load(&m->regs);
 	pcn_xstate_load(m->xstate, m->xstate_size);
@@ -584,6 +592,7 @@ static long pcn_migrate_back(int nid,
 	m->forward_nid = nid == ctx->origin_nid ? -1 : nid;
 	pcn_regs_for(m, uregs, mode);
 	pcn_sigstate_capture(m, false);
+	pcn_rseq_capture(m);
 	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
 	kfree(m);
 	trace_pcn_migrate("back", ctx->origin_nid, task_pid_nr(current), ret);

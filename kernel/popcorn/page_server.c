@@ -393,6 +393,7 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	} else {
 		err = pcn_page_grant(ctx, mm, nid, addr, write, pages[0],
 				     &version);
+		atomic64_inc(&ctx->faults_served);
 		pcn_page_unlock(ctx, addr >> PAGE_SHIFT, f);
 		extra = min(extra, pcn_prefetch_max());
 		if (!err && extra)

@@ -66,11 +66,20 @@ void __pcn_proposal_run(void)
 	if (nid < 0 || fatal_signal_pending(current))
 		return;
 	ret = pcn_migrate_proposed(nid);
-	if (ret)
+	if (!ret) {
+		pcn_proposal_moved();	/* there already, or back */
+	} else if (fatal_signal_pending(current)) {
+		/* Killed, here or there (the process ends): nothing to say. */
+	} else if (v & PCN_PROPOSAL_PLACED) {
+		/* The policy's choice is not retried: it runs here. */
+		cmpxchg(&current->pcn_proposal, v & ~PCN_PROPOSAL_ARMED, 0);
+		pr_info_ratelimited("thread %d of process %d: placement on node %d failed: %d; it runs here\n",
+				    task_pid_nr(current), task_tgid_nr(current),
+				    nid, ret);
+	} else {
 		pr_info_ratelimited("thread %d: proposed migration to node %d failed: %d; still proposed\n",
 				    task_pid_nr(current), nid, ret);
-	else
-		pcn_proposal_moved();	/* there already, or back */
+	}
 }
 
 /* Mark @t to migrate to @nid on its way out to user space. */

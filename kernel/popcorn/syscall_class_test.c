@@ -44,6 +44,8 @@ static void pcn_syscall_classes(struct kunit *test)
 				    "Popcorn call %u", nr);
 	/* A proposal for another thread names it by its tid at the origin. */
 	KUNIT_EXPECT_EQ(test, pcn_syscall_class(454), PCN_SYS_SELF);
+	/* A placement policy is the process's, at the origin. */
+	KUNIT_EXPECT_EQ(test, pcn_syscall_class(455), PCN_SYS_FORWARD);
 	/* Past the table, x32 numbers, -1 as unsigned. */
 	KUNIT_EXPECT_EQ(test, pcn_syscall_class(NR_syscalls), PCN_SYS_REFUSED);
 	KUNIT_EXPECT_EQ(test, pcn_syscall_class(512 + 1), PCN_SYS_REFUSED);

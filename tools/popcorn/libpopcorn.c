@@ -24,6 +24,10 @@
 
 #include "popcorn.h"
 
+_Static_assert(POPCORN_PLACE_ALL == POPCORN_PLACE_ALL_NODES &&
+	       POPCORN_PLACE_NOW == POPCORN_PLACE_EXISTING &&
+	       POPCORN_PLACE_WITH_MAIN == POPCORN_PLACE_MAIN,
+	       "placement constants as the kernel's");
 _Static_assert(MAX_POPCORN_NODES == POPCORN_MAX_NODES,
 	       "node limit differs from the kernel's");
 _Static_assert(MADV_RELEASE == 0x5043, "MADV_RELEASE differs from the kernel's");
@@ -52,6 +56,16 @@ int popcorn_sys_get_node_info(int *my_nid, void *kernel_info, int len)
 int popcorn_sys_propose_migration(int tid, int nid)
 {
 	return syscall(POPCORN_SYS_PROPOSE_MIGRATION, tid, nid);
+}
+
+int popcorn_sys_set_placement(int pid, unsigned long nodes, unsigned int flags)
+{
+	return syscall(POPCORN_SYS_SET_PLACEMENT, pid, nodes, flags);
+}
+
+int popcorn_set_placement(int pid, unsigned long nodes, unsigned int flags)
+{
+	return popcorn_sys_set_placement(pid, nodes, flags);
 }
 
 int popcorn_get_status(struct popcorn_thread_status *status)

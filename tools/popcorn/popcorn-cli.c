@@ -11,6 +11,18 @@
  *                    the logon key "popcorn:psk" of the user keyring
  *                    (root's, for the kernel to find it); the same as
  *                    keyctl padd logon popcorn:psk @u < FILE
+ *   popcorn migrate TID NID
+ *                    propose thread TID to move to node NID
+ *   popcorn run [--nodes LIST] -- CMD [ARGS...]
+ *                    run CMD with its threads spread over the nodes of
+ *                    LIST (default: all) as they are made
+ *   popcorn spread PID [--nodes LIST] [--main]
+ *                    the same for running process PID, its existing
+ *                    threads too (the main thread with --main)
+ *   popcorn ps       the distributed processes of this node and where
+ *                    their threads run (/proc/popcorn_ps)
+ *
+ * LIST: node ids and ranges, "0,2" or "0-2".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +32,7 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "popcorn.h"
@@ -198,11 +211,193 @@ static int cmd_migrate(const char *tid, const char *nid)
 	return 0;
 }
 
+/* "0,2-3" -> a node mask; 0 with a message for a malformed list. */
+static unsigned long parse_nodes(const char *list)
+{
+	unsigned long mask = 0;
+	const char *p = list;
+	long a, b;
+	char *end;
+
+	while (*p) {
+		a = strtol(p, &end, 10);
+		if (end == p || a < 0)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				goto bad;
+		}
+		if (b >= MAX_POPCORN_NODES) {
+			fprintf(stderr, "popcorn: --nodes %s: node %ld is beyond the largest node id, %d\n",
+				list, b, MAX_POPCORN_NODES - 1);
+			return 0;
+		}
+		for (; a <= b; a++)
+			mask |= 1UL << a;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	if (mask)
+		return mask;
+bad:
+	fprintf(stderr, "popcorn: --nodes %s: expected node ids and ranges, as 0,2-3\n",
+		list);
+	return 0;
+}
+
+/* The kernel's refusal of a placement, said for a person. */
+static void placement_error(const char *what, const char *list)
+{
+	int err = errno;
+
+	if (err == EINVAL && list)
+		fprintf(stderr, "popcorn: %s: --nodes %s names a node that is not in this cluster (pcn.nodes): %s\n",
+			what, list, strerror(err));
+	else if (err == EPERM)
+		fprintf(stderr, "popcorn: %s: not allowed to trace that process: %s\n",
+			what, strerror(err));
+	else
+		fprintf(stderr, "popcorn: %s: %s\n", what, strerror(err));
+}
+
+/* popcorn run [--nodes LIST] -- CMD [ARGS...] */
+static int cmd_run(int argc, char **argv)
+{
+	unsigned long nodes = POPCORN_PLACE_ALL;
+	const char *list = NULL;
+	int i = 0;
+
+	if (i + 1 < argc && !strcmp(argv[i], "--nodes")) {
+		list = argv[i + 1];
+		nodes = parse_nodes(list);
+		if (!nodes)
+			return 2;
+		i += 2;
+	}
+	if (i < argc && !strcmp(argv[i], "--"))
+		i++;
+	if (i >= argc || argv[i][0] == '-')
+		return -1;
+	if (popcorn_set_placement(0, nodes, 0) < 0) {
+		placement_error("run", list);
+		return 1;
+	}
+	/* The policy is the process's: the program keeps it. */
+	execvp(argv[i], argv + i);
+	fprintf(stderr, "popcorn: run %s: %s\n", argv[i], strerror(errno));
+	return 127;
+}
+
+/* popcorn spread PID [--nodes LIST] [--main] */
+static int cmd_spread(int argc, char **argv)
+{
+	unsigned long nodes = POPCORN_PLACE_ALL;
+	unsigned int flags = POPCORN_PLACE_NOW;
+	const char *list = NULL;
+	char *end;
+	long pid;
+	int i, n;
+
+	if (argc < 1)
+		return -1;
+	pid = strtol(argv[0], &end, 10);
+	if (*end || pid <= 0 || pid > INT_MAX) {
+		fprintf(stderr, "popcorn: spread PID: a process id\n");
+		return 2;
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--main")) {
+			flags |= POPCORN_PLACE_WITH_MAIN;
+		} else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) {
+			list = argv[++i];
+			nodes = parse_nodes(list);
+			if (!nodes)
+				return 2;
+		} else {
+			return -1;
+		}
+	}
+	n = popcorn_set_placement(pid, nodes, flags);
+	if (n < 0) {
+		placement_error("spread", list);
+		return 1;
+	}
+	printf("process %ld: %d thread(s) placed on other nodes\n", pid, n);
+	return 0;
+}
+
+/* popcorn ps: /proc/popcorn_ps as a table. */
+static int cmd_ps(void)
+{
+	const char *path = "/proc/popcorn_ps";
+	unsigned int per_node[MAX_POPCORN_NODES];
+	char line[512], place[32], comm[64], tids[8192];
+	long long faults = 0, calls = 0;
+	int pid = 0, tid, nid, nid0 = -1, n, have = 0;
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "popcorn: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	printf("%7s %-10s %13s %9s  %-20s %s\n", "PID", "PLACEMENT",
+	       "REMOTE_FAULTS", "SYSCALLS", "THREADS(node:n)", "COMMAND");
+	for (;;) {
+		char *ok = fgets(line, sizeof(line), f);
+
+		if ((!ok || !strncmp(line, "process ", 8)) && have) {
+			char counts[256] = "";
+			size_t c = 0;
+
+			for (n = 0; n < MAX_POPCORN_NODES; n++)
+				if (per_node[n] && c < sizeof(counts))
+					c += snprintf(counts + c,
+						      sizeof(counts) - c,
+						      "%s%d:%u", c ? " " : "",
+						      n, per_node[n]);
+			printf("%7d %-10s %13lld %9lld  %-20s %s\n%s", pid,
+			       place, faults, calls, counts, comm, tids);
+			have = 0;
+		}
+		if (!ok)
+			break;
+		if (sscanf(line, "popcorn_ps 1 node %d", &nid0) == 1)
+			continue;
+		if (sscanf(line, "process %d placement %31s remote_faults %lld syscalls %lld comm %63[^\n]",
+			   &pid, place, &faults, &calls, comm) == 5) {
+			memset(per_node, 0, sizeof(per_node));
+			tids[0] = '\0';
+			len = 0;
+			have = 1;
+		} else if (have && sscanf(line, "thread %d node %d", &tid,
+					  &nid) == 2) {
+			if (nid >= 0 && nid < MAX_POPCORN_NODES)
+				per_node[nid]++;
+			if (len < sizeof(tids))
+				len += snprintf(tids + len, sizeof(tids) - len,
+						"%7s tid %d node %d%s\n", "",
+						tid, nid,
+						nid == nid0 ? "" : " (away)");
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: popcorn nodes | status | stat [reset] |\n"
 			"               ping NID [--size BYTES] [--count N] | key FILE |\n"
-			"               migrate TID NID\n");
+			"               migrate TID NID | ps |\n"
+			"               run [--nodes LIST] -- CMD [ARGS...] |\n"
+			"               spread PID [--nodes LIST] [--main]\n");
 }
 
 int main(int argc, char **argv)
@@ -221,6 +416,20 @@ int main(int argc, char **argv)
 		return cmd_key(argv[2]);
 	if (!strcmp(argv[1], "migrate") && argc == 4)
 		return cmd_migrate(argv[2], argv[3]);
+	if (!strcmp(argv[1], "ps") && argc == 2)
+		return cmd_ps();
+	if (!strcmp(argv[1], "run")) {
+		int ret = cmd_run(argc - 2, argv + 2);
+
+		if (ret >= 0)
+			return ret;
+	}
+	if (!strcmp(argv[1], "spread")) {
+		int ret = cmd_spread(argc - 2, argv + 2);
+
+		if (ret >= 0)
+			return ret;
+	}
 	if (!strcmp(argv[1], "ping")) {
 		int ret = cmd_ping(argc - 2, argv + 2);
 

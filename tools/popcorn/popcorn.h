@@ -26,6 +26,7 @@ extern "C" {
 #define POPCORN_SYS_GET_THREAD_STATUS	452
 #define POPCORN_SYS_GET_NODE_INFO	453
 #define POPCORN_SYS_PROPOSE_MIGRATION	454
+#define POPCORN_SYS_SET_PLACEMENT	455
 
 /*
  * madvise() advice: give the pages of a range that this node holds back
@@ -118,11 +119,26 @@ int popcorn_get_node_info(int *current_nid, struct popcorn_node_info *info);
 /* syscall(SYS_gettid). */
 int popcorn_gettid(void);
 
+/*
+ * Not in popcorn-kernel-lib: the placement policy of process @pid (0:
+ * the caller's).  Its new threads go to the node of @nodes (bit N: node
+ * N; POPCORN_PLACE_ALL: every node; 0: no policy) with the fewest of its
+ * threads.  @flags: POPCORN_PLACE_NOW places its existing threads too
+ * (the main thread with POPCORN_PLACE_WITH_MAIN).  Returns how many
+ * existing threads move, or -1 with errno set (EINVAL: a node id not
+ * in the cluster; ESRCH; EPERM: not allowed to ptrace the process).
+ */
+#define POPCORN_PLACE_ALL	(~0UL)
+#define POPCORN_PLACE_NOW	0x1
+#define POPCORN_PLACE_WITH_MAIN	0x2
+int popcorn_set_placement(int pid, unsigned long nodes, unsigned int flags);
+
 /* Raw system calls: kernel semantics, -1 and errno on error. */
 int popcorn_sys_migrate(int nid, void *uregs);
 int popcorn_sys_get_thread_status(void *kernel_status);
 int popcorn_sys_get_node_info(int *my_nid, void *kernel_info, int len);
 int popcorn_sys_propose_migration(int tid, int nid);
+int popcorn_sys_set_placement(int pid, unsigned long nodes, unsigned int flags);
 
 #ifdef __cplusplus
 }

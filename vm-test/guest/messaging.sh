@@ -163,6 +163,7 @@ node0() {
 	kunit_results popcorn_membership
 	kunit_results popcorn_revoke
 	kunit_results popcorn_syscalls
+	kunit_results popcorn_placement
 }
 
 node1() {

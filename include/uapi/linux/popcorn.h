@@ -7,6 +7,9 @@
  *   452 popcorn_get_thread_status(struct popcorn_thread_status *status)
  *   453 popcorn_get_node_info(int *my_nid, struct popcorn_node_info *info,
  *                             int len)
+ *   454 popcorn_propose_migration(pid_t tid, int nid)
+ *   455 popcorn_set_placement(pid_t pid, unsigned long nodes,
+ *                             unsigned int flags)
  *
  * See Documentation/popcorn/ for their semantics and error codes.
  */
@@ -60,6 +63,22 @@ struct popcorn_regset_x86_64 {
 	__u32 cs, ss, ds, es, fs, gs;
 	__u64 rflags;
 };
+
+/*
+ * popcorn_set_placement(pid, nodes, flags): the placement policy of
+ * process @pid (0: the caller's).  Each thread the process makes from
+ * then on goes, before it runs, to the node of @nodes (bit N: node N)
+ * that is online and has the fewest of its threads, the lowest id on a
+ * tie.  POPCORN_PLACE_ALL_NODES means every node of the cluster, 0 no
+ * policy.  Child processes inherit the policy, execve() keeps it, an
+ * exec that changes privileges clears it.
+ */
+#define POPCORN_PLACE_ALL_NODES	(~0UL)
+/* Place the threads the process has now too; returns how many move. */
+#define POPCORN_PLACE_EXISTING	0x1
+/* With POPCORN_PLACE_EXISTING: the main thread too. */
+#define POPCORN_PLACE_MAIN	0x2
+#define POPCORN_PLACE_FLAGS	(POPCORN_PLACE_EXISTING | POPCORN_PLACE_MAIN)
 
 /*
  * madvise(addr, len, MADV_RELEASE) in a process that runs on several

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/popcorn_ps: the distributed processes of this node, their
+ * origin, and where each of their threads runs ("popcorn ps").
+ *
+ * A process is listed when it has a placement policy or has had a
+ * thread away (its remote context).  For each one the reader may see
+ * (the right to read /proc/PID/stat's details: its owner or root):
+ *
+ *   process PID placement MASK remote_faults N syscalls N comm COMM
+ *   thread TID node NID
+ *
+ * MASK is the policy's node mask in hex, "all" or "-" for none;
+ * remote_faults the page requests of its remote threads served here,
+ * syscalls the system calls made here for them (forwarded ones, writes,
+ * futex and address-space calls).  A thread's node is where it runs, or
+ * where it is on its way to.  Format in Documentation/popcorn/.
+ */
+#include <linux/init.h>
+#include <linux/proc_fs.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <popcorn/hooks.h>
+#include <popcorn/nodes.h>
+
+#include "context.h"
+
+struct pcn_ps_counts {
+	s64 faults, syscalls;
+};
+
+/*
+ * @p's counters at its origin; false if it has no context here.  No
+ * reference is taken: the context is freed after an RCU grace period,
+ * and the caller is in an RCU read-side section.
+ */
+static bool pcn_ps_counts(struct task_struct *p, struct pcn_ps_counts *c)
+{
+	struct remote_context *ctx;
+	bool ret = false;
+
+	task_lock(p);
+	ctx = p->mm ? READ_ONCE(p->mm->remote) : NULL;
+	if (ctx && ctx->at_origin) {
+		c->faults = atomic64_read(&ctx->faults_served);
+		c->syscalls = atomic64_read(&ctx->syscalls_served);
+		ret = true;
+	}
+	task_unlock(p);
+	return ret;
+}
+
+static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
+			   const struct pcn_ps_counts *c, unsigned long nodes)
+{
+	int me = pcn_my_nid(), peer, v, nid;
+	struct task_struct *t;
+
+	seq_printf(seq, "process %d placement ", task_tgid_vnr(p));
+	if (nodes == POPCORN_PLACE_ALL_NODES)
+		seq_puts(seq, "all");
+	else if (nodes)
+		seq_printf(seq, "%#lx", nodes);
+	else
+		seq_putc(seq, '-');
+	seq_printf(seq, " remote_faults %lld syscalls %lld comm %s\n",
+		   c->faults, c->syscalls, p->comm);
+	for_each_thread(p, t) {
+		if (t->flags & PF_EXITING)
+			continue;
+		peer = READ_ONCE(t->peer_nid);
+		v = READ_ONCE(t->pcn_proposal);
+		nid = me;
+		if (peer >= 0 && peer != me)
+			nid = peer;
+		else if (v & PCN_PROPOSAL_ARMED)
+			nid = (v & PCN_PROPOSAL_NID) - 1;
+		seq_printf(seq, "thread %d node %d\n", task_pid_vnr(t), nid);
+	}
+}
+
+static int pcn_ps_show(struct seq_file *seq, void *v)
+{
+	struct task_struct *p;
+	struct pcn_ps_counts c;
+	unsigned long nodes;
+	bool dist;
+
+	seq_printf(seq, "popcorn_ps 1 node %d\n", pcn_my_nid());
+	rcu_read_lock();
+	for_each_process(p) {
+		if (p->flags & PF_KTHREAD)
+			continue;
+		c = (struct pcn_ps_counts){};
+		nodes = READ_ONCE(p->signal->pcn_place_nodes);
+		dist = pcn_ps_counts(p, &c);
+		if ((nodes || dist) &&
+		    ptrace_may_access(p, PTRACE_MODE_READ_FSCREDS))
+			pcn_ps_process(seq, p, &c, nodes);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+static int __init pcn_ps_init(void)
+{
+	/* Everyone may read it: each sees only the processes it may trace. */
+	if (!proc_create_single("popcorn_ps", 0444, NULL, pcn_ps_show))
+		return -ENOMEM;
+	return 0;
+}
+late_initcall(pcn_ps_init);

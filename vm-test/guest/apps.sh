@@ -1,0 +1,226 @@
+#!/bin/sh
+# Unmodified multithreaded programs from Debian's packages, spread over
+# the cluster by "popcorn run": the same output as on one node, threads
+# that really ran away from the origin.  First the placement policy
+# itself, with test_place (a program that only reads where it runs).
+# Node 0 runs everything; nodes 1 and 2 host threads.
+. /tests/lib.sh
+
+nid=$(cmdline_param pcn.nid)
+T=3			# threads of each program
+LIMIT=${APPS_LIMIT:-240}	# seconds a program may take
+
+wait_all_online 3 120
+tap $? "all three nodes online (after ${WAITED}s)"
+if [ "$nid" = 2 ]; then
+	# At node 0's ping, stall the workers here: a placement to this
+	# node then waits for an answer until node 0 has it killed.
+	wait_until 1500 sh -c '. /tests/lib.sh; [ $(stat_type ping_request recv) -ge 1 ]'
+	tap $? "node 0 is done with the programs (${WAITED}s)"
+	echo "worker_stall 1" > /sys/kernel/debug/popcorn/fail
+	tap $? "workers of node 2 stalled"
+	exit 0
+fi
+[ "$nid" != 0 ] && exit 0
+
+migrations() {
+	stat_type task_migrate sent
+}
+
+# --- placement ----------------------------------------------------------
+
+out=$(popcorn run -- /bin/test_place 6 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -eq 0 ] && echo "$out" | grep -qx "first 1 2 0 1 2 0"
+tap $? "popcorn run: 6 threads placed 1 2 0 1 2 0 (fewest first, lowest id on a tie), each there before its first line"
+echo "$out" | grep -qx "main 0"
+tap $? "popcorn run: the main thread stays at the origin"
+
+out=$(popcorn run --nodes 1-2 -- /bin/test_place 4 2>&1)
+[ $? -eq 0 ] && echo "$out" | grep -qx "first 1 2 1 2"
+tap $? "popcorn run --nodes 1-2: threads only on nodes 1 and 2 ($(echo "$out" | grep first))"
+
+# Through a shell: a child process inherits the policy, exec keeps it.
+out=$(popcorn run --nodes 0,2 -- sh -c '/bin/test_place 2' 2>&1)
+[ $? -eq 0 ] && echo "$out" | grep -qx "first 2 0"
+tap $? "the policy passes to a child process and through execve ($(echo "$out" | grep first))"
+
+# Without a policy nothing moves.
+out=$(/bin/test_place 3 2>&1)
+echo "$out" | grep -qx "first 0 0 0"
+tap $? "no policy: every thread at the origin ($(echo "$out" | grep first))"
+
+# A privilege-changing exec drops the policy of its unprivileged caller.
+cp /bin/test_place /tmp/test_place_suid
+chmod 4755 /tmp/test_place_suid
+out=$(as_user popcorn run -- /tmp/test_place_suid 2 2>&1)
+echo "$out" | grep -qx "first 0 0"
+tap $? "a setuid program run by uid 1000 under popcorn run is not placed ($(echo "$out" | grep first))"
+out=$(as_user popcorn run -- /bin/test_place 2 2>&1)
+echo "$out" | grep -qx "first 1 2"
+tap $? "uid 1000's own program is placed ($(echo "$out" | grep first))"
+
+# Bad input.
+out=$(popcorn run --nodes 9 -- /bin/true 2>&1)
+rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "not in this cluster"
+tap $? "popcorn run --nodes 9 refused (exit $rc): $out"
+dmesg | grep -q "names a node beyond pcn.nodes"
+tap $? "the refusal of node 9 is logged"
+out=$(popcorn run --nodes 1-x -- /bin/true 2>&1)
+[ $? -eq 2 ]
+tap $? "popcorn run --nodes 1-x: malformed list refused: $out"
+
+# popcorn spread: a running process, existing threads too.
+/bin/test_place 4 6000 > /tmp/spread.out 2>&1 &
+sp=$!
+sleep 1
+out=$(as_user popcorn spread $sp 2>&1)
+rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "Operation not permitted"
+tap $? "uid 1000 may not spread root's process $sp: $out"
+out=$(popcorn spread $sp 2>&1)
+tap $? "popcorn spread $sp: $out"
+echo "$out" | grep -q ": 3 thread(s) placed"
+tap $? "spread places 3 of the 4 existing threads elsewhere (main and one stay)"
+ps_out=$(popcorn ps)
+echo "$ps_out" | sed 's/^/# ps: /'
+echo "$ps_out" | grep -q "^ *$sp all .* test_place$"
+tap $? "popcorn ps lists process $sp with its policy"
+echo "$ps_out" | grep -q "tid .* node [12] (away)"
+tap $? "popcorn ps shows threads away from the origin"
+out=$(as_user popcorn ps)
+echo "$out" | grep -q "^ *$sp "
+tap $((!$?)) "uid 1000 does not see root's process in popcorn ps"
+wait $sp
+rc=$?
+cat /tmp/spread.out | sed 's/^/# /'
+[ $rc -eq 0 ] && grep -q "^last" /tmp/spread.out &&
+	[ "$(grep '^last' /tmp/spread.out | tr ' ' '\n' | grep -c '^[12]$')" -eq 3 ]
+tap $? "the spread threads ended on nodes 1 and 2 (exit $rc)"
+
+# --- glibc's rseq ----------------------------------------------------------
+
+timeout 120 /bin/test_rseq
+tap $? "test_rseq exited 0"
+
+# --- unmodified programs ------------------------------------------------
+
+# About 1 MiB: text, a binary, more text; the same on every boot.
+{ seq 1 40000; head -c 400000 /bin/busybox; seq 1 3 150000; } > /tmp/in
+echo "# input: $(wc -c < /tmp/in) bytes"
+
+# spread NODES CMD...: run CMD under popcorn run --nodes NODES; sets
+# RC, MOVED (migrations made meanwhile) and SECS.
+spread() {
+	local nodes=$1 m0 t0
+	shift
+	m0=$(migrations)
+	t0=$(date +%s)
+	timeout $LIMIT popcorn run --nodes "$nodes" -- "$@"
+	RC=$?
+	SECS=$(($(date +%s) - t0))
+	MOVED=$(($(migrations) - m0))
+}
+
+for nodes in 0-1 0-2; do
+	n=$(( ${nodes#0-} + 1 ))
+	# xz: small blocks so that every thread gets some.
+	/usr/bin/xz -T$T -1 --block-size=131072 -c /tmp/in > /tmp/ref.xz
+	spread $nodes /usr/bin/xz -T$T -1 --block-size=131072 -c /tmp/in > /tmp/out.xz
+	tap $RC "xz -T$T on $n nodes exited 0 (exit $RC, ${SECS}s)"
+	/usr/bin/xz -dc /tmp/out.xz | cmp -s - /tmp/in
+	tap $? "xz on $n nodes: decompresses to the input"
+	cmp -s /tmp/out.xz /tmp/ref.xz
+	tap $? "xz on $n nodes: byte-identical to the same command on one node"
+	[ $MOVED -ge 1 ]
+	tap $? "xz on $n nodes: threads ran away from the origin ($MOVED migrations)"
+
+	/usr/bin/zstd -q -T$T -3 -B524288 -c /tmp/in > /tmp/ref.zst
+	spread $nodes /usr/bin/zstd -q -T$T -3 -B524288 -c /tmp/in > /tmp/out.zst
+	tap $RC "zstd -T$T on $n nodes exited 0 (exit $RC, ${SECS}s)"
+	/usr/bin/zstd -q -dc /tmp/out.zst | cmp -s - /tmp/in
+	tap $? "zstd on $n nodes: decompresses to the input"
+	cmp -s /tmp/out.zst /tmp/ref.zst
+	tap $? "zstd on $n nodes: byte-identical to the same command on one node"
+	[ $MOVED -ge 1 ]
+	tap $? "zstd on $n nodes: threads ran away from the origin ($MOVED migrations)"
+
+	/usr/bin/pigz -p $T -b 128 -c /tmp/in > /tmp/ref.gz
+	spread $nodes /usr/bin/pigz -p $T -b 128 -c /tmp/in > /tmp/out.gz
+	tap $RC "pigz -p $T on $n nodes exited 0 (exit $RC, ${SECS}s)"
+	/usr/bin/pigz -dc /tmp/out.gz | cmp -s - /tmp/in
+	tap $? "pigz on $n nodes: decompresses to the input"
+	cmp -s /tmp/out.gz /tmp/ref.gz
+	tap $? "pigz on $n nodes: byte-identical to the same command on one node"
+	[ $MOVED -ge 1 ]
+	tap $? "pigz on $n nodes: threads ran away from the origin ($MOVED migrations)"
+
+	/usr/bin/7z a -bd -mmt$T -mx1 /tmp/ref.7z /tmp/in > /dev/null
+	spread $nodes /usr/bin/7z a -bd -mmt$T -mx1 /tmp/out.7z /tmp/in > /tmp/7z.out 2>&1
+	tap $RC "7z a -mmt$T on $n nodes exited 0 (exit $RC, ${SECS}s)"
+	[ $RC -eq 0 ] || sed 's/^/# /' /tmp/7z.out
+	/usr/bin/7z t /tmp/out.7z > /tmp/7z.out 2>&1 && grep -q "Everything is Ok" /tmp/7z.out
+	tap $? "7z on $n nodes: the archive tests good"
+	/usr/bin/7z x -so /tmp/out.7z 2>/dev/null | cmp -s - /tmp/in
+	tap $? "7z on $n nodes: extracts to the input"
+	cmp -s /tmp/out.7z /tmp/ref.7z
+	tap $? "7z on $n nodes: byte-identical to the same command on one node"
+	[ $MOVED -ge 1 ]
+	tap $? "7z on $n nodes: threads ran away from the origin ($MOVED migrations)"
+	rm -f /tmp/out.7z /tmp/ref.7z
+
+	spread $nodes /usr/bin/sysbench cpu --threads=$T --events=60 --time=0 \
+		--cpu-max-prime=2000 run > /tmp/sb.out 2>&1
+	tap $RC "sysbench cpu on $n nodes exited 0 (exit $RC, ${SECS}s)"
+	grep -q "total number of events: *60$" /tmp/sb.out
+	tap $? "sysbench cpu on $n nodes: 60 events, as asked ($(grep 'total number of events' /tmp/sb.out))"
+	[ $MOVED -ge 1 ]
+	tap $? "sysbench cpu on $n nodes: threads ran away from the origin ($MOVED migrations)"
+	[ $RC -eq 0 ] || sed 's/^/# /' /tmp/sb.out
+
+	# Cross-node locking: every lock is a futex at the origin and a
+	# page that moves.
+	spread $nodes /usr/bin/sysbench mutex --threads=$T --mutex-num=64 \
+		--mutex-locks=300 --mutex-loops=50 run > /tmp/sb.out 2>&1
+	tap $RC "sysbench mutex on $n nodes exited 0 (exit $RC, ${SECS}s)"
+	grep -q "total number of events: *$T$" /tmp/sb.out
+	tap $? "sysbench mutex on $n nodes: one event per thread ($(grep 'total number of events' /tmp/sb.out))"
+	[ $RC -eq 0 ] || sed 's/^/# /' /tmp/sb.out
+	spread $nodes /usr/bin/sysbench threads --threads=$T --events=30 \
+		--time=0 --thread-yields=10 --thread-locks=4 run > /tmp/sb.out 2>&1
+	tap $RC "sysbench threads on $n nodes exited 0 (exit $RC, ${SECS}s)"
+	grep -q "total number of events: *30$" /tmp/sb.out
+	tap $? "sysbench threads on $n nodes: 30 events, as asked ($(grep 'total number of events' /tmp/sb.out))"
+	[ $MOVED -ge 1 ]
+	tap $? "sysbench threads on $n nodes: threads ran away from the origin ($MOVED migrations)"
+	[ $RC -eq 0 ] || sed 's/^/# /' /tmp/sb.out
+done
+
+# --- a node lost while threads are being placed -------------------------
+
+# Node 2 stalls its workers at this ping: two threads placed there wait
+# for an answer; then node 2 is killed.  They go on at the origin.
+popcorn ping 2 --count 1 > /dev/null
+sleep 2
+popcorn run --nodes 2 -- /bin/test_place 2 > /tmp/lost.out 2>&1 &
+lp=$!
+sleep 3
+kill -0 $lp 2>/dev/null
+tap $? "threads placed on a stalled node 2 wait for it"
+echo "# kill node2"
+wait_until 120 node_is_offline 2
+tap $? "node 2 went offline (${WAITED}s)"
+wait_until 60 sh -c "! kill -0 $lp 2>/dev/null"
+wait $lp
+rc=$?
+sed 's/^/# /' /tmp/lost.out
+[ $rc -eq 0 ] && grep -qx "first 0 0" /tmp/lost.out
+tap $? "the threads whose node went offline during their placement ran at the origin, and the process finished (exit $rc)"
+dmesg | grep -q "placement on node 2 failed"
+tap $? "the failed placements are logged"
+out=$(popcorn run -- /bin/test_place 4 2>&1)
+[ $? -eq 0 ] && echo "$out" | grep -qx "first 1 0 1 0"
+tap $? "with node 2 offline, popcorn run spreads over nodes 0 and 1 ($(echo "$out" | grep first))"
+dmesg | grep -i "popcorn" | tail -n 20 | sed 's/^/# dmesg: /'
