@@ -79,6 +79,8 @@ void __pcn_place_thread(struct task_struct *p);
  * fails is dropped, and the thread runs where it is.
  */
 #define PCN_PROPOSAL_PLACED	BIT(18)
+/* Being tried: the thread is on its way (propose.c). */
+#define PCN_PROPOSAL_MOVING	BIT(19)
 
 /* mm_init(): every new mm, allocated or duplicated, starts local. */
 static __always_inline void pcn_mm_init(struct mm_struct *mm)
@@ -130,12 +132,14 @@ static __always_inline void pcn_signal_fork(struct signal_struct *sig)
 
 /*
  * begin_new_exec(), for an exec that changes privileges (setuid,
- * setgid, file capabilities): the policy its unprivileged caller set
- * does not bind the new program.
+ * setgid, file capabilities): the policy its unprivileged caller set,
+ * or a move proposed for it, does not bind the new program.
  */
 static __always_inline void pcn_exec_secure(struct task_struct *me)
 {
 	WRITE_ONCE(me->signal->pcn_place_nodes, 0);
+	/* Nor does a move proposed to the caller. */
+	xchg(&me->pcn_proposal, 0);
 }
 
 /*

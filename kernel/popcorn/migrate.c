@@ -419,8 +419,11 @@ again:
 		goto fail;
 
 	trace_pcn_migrate("out", nid, tid, 0);
-	/* Before the proposal goes: placement counts it at @nid throughout. */
-	current->peer_nid = nid;
+	/*
+	 * Before the proposal goes (a full barrier): placement, which reads
+	 * them the other way round, counts it at @nid throughout.
+	 */
+	WRITE_ONCE(current->peer_nid, nid);
 	current->peer_pid = sh.remote_pid;
 	pcn_proposal_moved();
 	return pcn_shadow_wait(&sh, next_nid);

@@ -45,14 +45,16 @@
 /* Where thread @t of a process of this node (its origin) runs or goes. */
 static int pcn_thread_node(struct task_struct *t, int me)
 {
-	int peer = READ_ONCE(t->peer_nid);
-	int v = READ_ONCE(t->pcn_proposal);
+	int v = READ_ONCE(t->pcn_proposal), peer;
 
+	/* Pairs with the barrier between the two stores in migrate.c. */
+	smp_rmb();
+	peer = READ_ONCE(t->peer_nid);
 	if (peer >= 0 && peer != me)
 		return peer;		/* a shadow: its thread is there */
-	if (v & PCN_PROPOSAL_NID)
+	if (v & (PCN_PROPOSAL_ARMED | PCN_PROPOSAL_MOVING))
 		return (v & PCN_PROPOSAL_NID) - 1;	/* on its way */
-	return me;
+	return me;	/* here, with at most a proposal that failed */
 }
 
 /* Threads of @leader's process per node, in @count. */
@@ -62,7 +64,7 @@ static void pcn_place_count(struct task_struct *leader, unsigned int *count)
 	struct task_struct *t;
 
 	for_each_thread(leader, t) {
-		if (t->flags & PF_EXITING)
+		if (READ_ONCE(t->flags) & PF_EXITING)
 			continue;
 		nid = pcn_thread_node(t, me);
 		if (nid >= 0 && nid < POPCORN_MAX_NODES)
@@ -93,6 +95,15 @@ int pcn_place_choose(unsigned long nodes, unsigned long online,
 	return best;
 }
 
+/* The mask of every node id of pcn.nodes. */
+static unsigned long pcn_place_all(void)
+{
+	int nr = pcn_nr_nodes();
+
+	BUILD_BUG_ON(POPCORN_MAX_NODES > BITS_PER_LONG);
+	return nr >= BITS_PER_LONG ? ~0UL : BIT(nr) - 1;
+}
+
 /* This node and the nodes online now. */
 static unsigned long pcn_place_online(void)
 {
@@ -105,18 +116,24 @@ static unsigned long pcn_place_online(void)
 	return online;
 }
 
-/* Mark @t to go to @nid on its way out; a failure leaves it where it is. */
-static void pcn_place_mark(struct task_struct *t, int nid, bool running)
+/*
+ * Mark @t to go to @nid on its way out; a failure leaves it where it
+ * is.  A running thread is marked only if nobody proposed a move for it
+ * meanwhile: false if not.
+ */
+static bool pcn_place_mark(struct task_struct *t, int nid, bool running)
 {
 	int v = (nid + 1) | PCN_PROPOSAL_ARMED | PCN_PROPOSAL_PLACED;
 
 	if (!running) {		/* copy_process(): not running yet */
 		t->pcn_proposal = v;
 		set_tsk_thread_flag(t, TIF_NOTIFY_RESUME);
-		return;
+		return true;
 	}
-	xchg(&t->pcn_proposal, v);
+	if (cmpxchg(&t->pcn_proposal, 0, v))
+		return false;
 	set_notify_resume(t);
+	return true;
 }
 
 /* copy_process(): new thread @p of a process with a placement policy. */
@@ -143,7 +160,8 @@ static bool pcn_place_movable(struct task_struct *t, int me)
 {
 	int peer = READ_ONCE(t->peer_nid);
 
-	return !(t->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING)) &&
+	return !(READ_ONCE(t->flags) &
+		 (PF_KTHREAD | PF_IO_WORKER | PF_EXITING)) &&
 	       !t->is_worker && (peer < 0 || peer == me) &&
 	       !READ_ONCE(t->pcn_proposal);
 }
@@ -163,14 +181,14 @@ static int pcn_place_existing(struct task_struct *leader,
 		if ((t == leader && !main) || !pcn_place_movable(t, me))
 			continue;
 		/* Chosen as if it were not here yet. */
-		count[me]--;
+		if (count[me])
+			count[me]--;
 		nid = pcn_place_choose(nodes, online, count);
-		if (nid < 0)
-			nid = me;
-		count[nid]++;
-		if (nid != me) {
-			pcn_place_mark(t, nid, true);
+		if (nid >= 0 && nid != me && pcn_place_mark(t, nid, true)) {
+			count[nid]++;
 			moved++;
+		} else {
+			count[me]++;
 		}
 	}
 	rcu_read_unlock();
@@ -183,7 +201,8 @@ static int pcn_place_existing(struct task_struct *leader,
  * Returns the number of existing threads that will move
  * (POPCORN_PLACE_EXISTING), else 0.  -EINVAL for a node id that is not
  * in pcn.nodes, an unknown flag or a kernel thread, -ESRCH for no such
- * process, -EPERM without the right to ptrace-attach to it.
+ * process, -EPERM without the right to ptrace-attach to it, -EINTR when
+ * killed while the process execs.
  */
 SYSCALL_DEFINE3(popcorn_set_placement, pid_t, pid, unsigned long, nodes,
 		unsigned int, flags)
@@ -194,10 +213,10 @@ SYSCALL_DEFINE3(popcorn_set_placement, pid_t, pid, unsigned long, nodes,
 	if (!pcn_enabled())
 		return -ENODEV;
 	if (pid < 0 || (flags & ~POPCORN_PLACE_FLAGS) ||
-	    (!nodes && (flags & POPCORN_PLACE_EXISTING)))
+	    (!nodes && (flags & POPCORN_PLACE_EXISTING)) ||
+	    ((flags & POPCORN_PLACE_MAIN) && !(flags & POPCORN_PLACE_EXISTING)))
 		return -EINVAL;
-	if (nodes != POPCORN_PLACE_ALL_NODES &&
-	    (nodes & ~GENMASK(pcn_nr_nodes() - 1, 0))) {
+	if (nodes != POPCORN_PLACE_ALL_NODES && (nodes & ~pcn_place_all())) {
 		pr_info_ratelimited("placement asked by %d: node mask %#lx names a node beyond pcn.nodes (%d nodes)\n",
 				    task_pid_nr(current), nodes,
 				    pcn_nr_nodes());
@@ -215,15 +234,25 @@ SYSCALL_DEFINE3(popcorn_set_placement, pid_t, pid, unsigned long, nodes,
 	ret = -EINVAL;
 	if ((leader->flags & PF_KTHREAD) || leader->is_worker)
 		goto out;
+	/*
+	 * Not across an exec of the process: one that changes privileges
+	 * clears the policy (pcn_exec_secure()) under this lock, held for
+	 * writing, after which the right to trace it is checked anew.
+	 */
+	ret = down_read_killable(&leader->signal->exec_update_lock);
+	if (ret)
+		goto out;
 	ret = -EPERM;
 	if (!same_thread_group(leader, current) &&
 	    !ptrace_may_access(leader, PTRACE_MODE_ATTACH_REALCREDS))
-		goto out;
+		goto unlock;
 	WRITE_ONCE(leader->signal->pcn_place_nodes, nodes);
 	ret = 0;
 	if (flags & POPCORN_PLACE_EXISTING)
 		ret = pcn_place_existing(leader, nodes,
 					 flags & POPCORN_PLACE_MAIN);
+unlock:
+	up_read(&leader->signal->exec_update_lock);
 out:
 	put_task_struct(leader);
 	return ret;

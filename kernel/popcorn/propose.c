@@ -58,28 +58,38 @@ void __pcn_proposal_run(void)
 	int v = READ_ONCE(current->pcn_proposal);
 	int nid, ret;
 
-	/* Disarmed: a proposal made from now on is tried again. */
+	/*
+	 * Disarmed, and marked as on its way (placement counts it at the
+	 * node): a proposal made from now on is tried again.
+	 */
 	while (!try_cmpxchg(&current->pcn_proposal, &v,
-			    v & ~PCN_PROPOSAL_ARMED))
+			    (v & ~PCN_PROPOSAL_ARMED) | PCN_PROPOSAL_MOVING))
 		;
+	v = (v & ~PCN_PROPOSAL_ARMED) | PCN_PROPOSAL_MOVING;
 	nid = pcn_proposal_nid(v);
-	if (nid < 0 || fatal_signal_pending(current))
+	if (nid < 0 || fatal_signal_pending(current)) {
+		cmpxchg(&current->pcn_proposal, v, v & ~PCN_PROPOSAL_MOVING);
 		return;
+	}
 	ret = pcn_migrate_proposed(nid);
 	if (!ret) {
 		pcn_proposal_moved();	/* there already, or back */
-	} else if (fatal_signal_pending(current)) {
-		/* Killed, here or there (the process ends): nothing to say. */
-	} else if (v & PCN_PROPOSAL_PLACED) {
-		/* The policy's choice is not retried: it runs here. */
-		cmpxchg(&current->pcn_proposal, v & ~PCN_PROPOSAL_ARMED, 0);
-		pr_info_ratelimited("thread %d of process %d: placement on node %d failed: %d; it runs here\n",
-				    task_pid_nr(current), task_tgid_nr(current),
-				    nid, ret);
-	} else {
+		return;
+	}
+	/* The policy's choice is not retried: it runs here. */
+	if (v & PCN_PROPOSAL_PLACED) {
+		cmpxchg(&current->pcn_proposal, v, 0);
+		if (!fatal_signal_pending(current))
+			pr_info_ratelimited("thread %d of process %d: placement on node %d failed: %d; it runs here\n",
+					    task_pid_nr(current),
+					    task_tgid_nr(current), nid, ret);
+		return;
+	}
+	cmpxchg(&current->pcn_proposal, v, v & ~PCN_PROPOSAL_MOVING);
+	/* Killed, here or there (the process ends): nothing to say. */
+	if (!fatal_signal_pending(current))
 		pr_info_ratelimited("thread %d: proposed migration to node %d failed: %d; still proposed\n",
 				    task_pid_nr(current), nid, ret);
-	}
 }
 
 /* Mark @t to migrate to @nid on its way out to user space. */

@@ -4,8 +4,8 @@
  * origin, and where each of their threads runs ("popcorn ps").
  *
  * A process is listed when it has a placement policy or has had a
- * thread away (its remote context).  For each one the reader may see
- * (the right to read /proc/PID/stat's details: its owner or root):
+ * thread away (its remote context), to a reader that may read its
+ * details (the rule of /proc/PID/environ: its owner or root):
  *
  *   process PID placement MASK remote_faults N syscalls N comm COMM
  *   thread TID node NID
@@ -57,6 +57,7 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 			   const struct pcn_ps_counts *c, unsigned long nodes)
 {
 	int me = pcn_my_nid(), peer, v, nid;
+	char comm[TASK_COMM_LEN];
 	struct task_struct *t;
 
 	seq_printf(seq, "process %d placement ", task_tgid_vnr(p));
@@ -66,8 +67,12 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 		seq_printf(seq, "%#lx", nodes);
 	else
 		seq_putc(seq, '-');
-	seq_printf(seq, " remote_faults %lld syscalls %lld comm %s\n",
-		   c->faults, c->syscalls, p->comm);
+	seq_printf(seq, " remote_faults %lld syscalls %lld comm ",
+		   c->faults, c->syscalls);
+	/* A name is the process's to choose: no line of its own. */
+	__get_task_comm(comm, sizeof(comm), p);
+	seq_escape(seq, comm, "\n\\");
+	seq_putc(seq, '\n');
 	for_each_thread(p, t) {
 		if (t->flags & PF_EXITING)
 			continue;
@@ -76,7 +81,7 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 		nid = me;
 		if (peer >= 0 && peer != me)
 			nid = peer;
-		else if (v & PCN_PROPOSAL_ARMED)
+		else if (v & (PCN_PROPOSAL_ARMED | PCN_PROPOSAL_MOVING))
 			nid = (v & PCN_PROPOSAL_NID) - 1;
 		seq_printf(seq, "thread %d node %d\n", task_pid_vnr(t), nid);
 	}
@@ -92,13 +97,15 @@ static int pcn_ps_show(struct seq_file *seq, void *v)
 	seq_printf(seq, "popcorn_ps 1 node %d\n", pcn_my_nid());
 	rcu_read_lock();
 	for_each_process(p) {
-		if (p->flags & PF_KTHREAD)
+		/* Kernel threads; processes outside the reader's namespace. */
+		if ((p->flags & PF_KTHREAD) || !task_tgid_vnr(p))
 			continue;
 		c = (struct pcn_ps_counts){};
 		nodes = READ_ONCE(p->signal->pcn_place_nodes);
 		dist = pcn_ps_counts(p, &c);
 		if ((nodes || dist) &&
-		    ptrace_may_access(p, PTRACE_MODE_READ_FSCREDS))
+		    ptrace_may_access(p, PTRACE_MODE_READ_FSCREDS |
+					 PTRACE_MODE_NOAUDIT))
 			pcn_ps_process(seq, p, &c, nodes);
 	}
 	rcu_read_unlock();

@@ -15,8 +15,8 @@
 #define pr_fmt(fmt) "popcorn: " fmt
 
 #include <linux/printk.h>
-#include <linux/rseq.h>
 #include <linux/sched.h>
+#include <linux/uaccess.h>
 #include <uapi/linux/rseq.h>
 
 #include "context.h"
@@ -37,7 +37,7 @@ void pcn_rseq_load(const struct pcn_task_msg *m)
 
 	/* What sys_rseq() accepts: aligned, in user space. */
 	if (m->rseq && (!IS_ALIGNED(m->rseq, __alignof__(struct rseq)) ||
-			m->rseq >= TASK_SIZE_MAX - sizeof(struct rseq))) {
+			!access_ok(rseq, sizeof(*rseq)))) {
 		pr_warn_ratelimited("thread %d: rseq area %llx refused\n",
 				    task_pid_nr(current), m->rseq);
 		rseq = NULL;

@@ -19,6 +19,8 @@ if [ "$nid" = 2 ]; then
 	tap $? "node 0 is done with the programs (${WAITED}s)"
 	echo "worker_stall 1" > /sys/kernel/debug/popcorn/fail
 	tap $? "workers of node 2 stalled"
+	popcorn ping 0 --count 1 > /dev/null
+	tap $? "node 0 told that node 2 is stalled"
 	exit 0
 fi
 [ "$nid" != 0 ] && exit 0
@@ -42,7 +44,8 @@ out=$(popcorn run --nodes 1-2 -- /bin/test_place 4 2>&1)
 tap $? "popcorn run --nodes 1-2: threads only on nodes 1 and 2 ($(echo "$out" | grep first))"
 
 # Through a shell: a child process inherits the policy, exec keeps it.
-out=$(popcorn run --nodes 0,2 -- sh -c '/bin/test_place 2' 2>&1)
+# (A command after it, or busybox's sh execs it without a fork.)
+out=$(popcorn run --nodes 0,2 -- sh -c '/bin/test_place 2; true' 2>&1)
 [ $? -eq 0 ] && echo "$out" | grep -qx "first 2 0"
 tap $? "the policy passes to a child process and through execve ($(echo "$out" | grep first))"
 
@@ -91,8 +94,10 @@ tap $? "popcorn ps lists process $sp with its policy"
 echo "$ps_out" | grep -q "tid .* node [12] (away)"
 tap $? "popcorn ps shows threads away from the origin"
 out=$(as_user popcorn ps)
-echo "$out" | grep -q "^ *$sp "
-tap $((!$?)) "uid 1000 does not see root's process in popcorn ps"
+rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q "^ *PID PLACEMENT" &&
+	! echo "$out" | grep -q "^ *$sp "
+tap $? "uid 1000 does not see root's process in popcorn ps (exit $rc)"
 wait $sp
 rc=$?
 cat /tmp/spread.out | sed 's/^/# /'
@@ -202,7 +207,8 @@ done
 # Node 2 stalls its workers at this ping: two threads placed there wait
 # for an answer; then node 2 is killed.  They go on at the origin.
 popcorn ping 2 --count 1 > /dev/null
-sleep 2
+wait_until 60 sh -c '. /tests/lib.sh; [ $(stat_type ping_request recv) -ge 1 ]'
+tap $? "node 2 stalled its workers (${WAITED}s)"
 popcorn run --nodes 2 -- /bin/test_place 2 > /tmp/lost.out 2>&1 &
 lp=$!
 sleep 3

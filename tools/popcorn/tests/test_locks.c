@@ -51,7 +51,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < mutexes; i++)
 		pthread_mutex_init(&locks[i], NULL);
 	for (i = 0; i < n; i++)
-		pthread_create(&t[i], NULL, worker, (void *)(long)i);
+		if (pthread_create(&t[i], NULL, worker, (void *)(long)i)) {
+			perror("pthread_create");
+			return 1;
+		}
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < mutexes; i++)
