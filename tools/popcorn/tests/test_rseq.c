@@ -9,7 +9,8 @@
  * is aborted there, as after a local migration between CPUs.
  *
  *   - at node 1, pinned to each CPU in turn: the area's cpu_id,
- *     sched_getcpu() and getcpu() agree;
+ *     sched_getcpu() and getcpu() agree, and a sentinel written into the
+ *     area is replaced by the kernel at the next signal delivery;
  *   - a thread placed at node 1 before it ran (it registered there),
  *     back at the origin: the same there;
  *   - a thread spinning inside a restartable sequence is moved to node
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,31 @@ static struct rseq *rseq_area(void)
 }
 
 static int cpus;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * The kernel writes the area on every signal delivery to a registered
+ * thread: a sentinel left in it must be gone after one, wherever the
+ * thread runs.  (The guests may have a single CPU, where a stale CPU
+ * number would look right.)
+ */
+static int area_live(const char *where)
+{
+	volatile struct rseq *rs = rseq_area();
+	unsigned int sys_cpu;
+
+	rs->cpu_id_start = 0x7fff0000;
+	rs->cpu_id = 0x7fff0000;
+	raise(SIGUSR1);
+	syscall(SYS_getcpu, &sys_cpu, NULL, NULL);
+	return tap_check(rs->cpu_id == sys_cpu && rs->cpu_id_start == sys_cpu,
+			 "%s: a signal made the kernel rewrite the rseq area (cpu_id %#x, cpu_id_start %#x, getcpu() %u)",
+			 where, rs->cpu_id, rs->cpu_id_start, sys_cpu);
+}
 
 /* Pinned to each CPU in turn, the three views agree; returns 1 if so. */
 static int cpu_views_agree(const char *where)
@@ -67,7 +94,7 @@ static int cpu_views_agree(const char *where)
 	for (cpu = 0; cpu < cpus; cpu++)
 		CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	return ok;
+	return area_live(where) && ok;
 }
 
 /* A thread placed at node 1 before it ran, then back at the origin. */
@@ -130,6 +157,7 @@ int main(void)
 	int ret;
 
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	signal(SIGUSR1, on_usr1);
 	if (!tap_check(__rseq_size >= 20 && rseq_area()->cpu_id < 1024,
 		       "glibc registered rseq (size %u, cpu_id %u)", __rseq_size,
 		       rseq_area()->cpu_id))
