@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* System calls of migrated threads: classes, forwarding (issue 15). */
+/* System calls of migrated threads: classes, forwarding. */
 #ifndef _POPCORN_SYSCALL_FORWARD_H
 #define _POPCORN_SYSCALL_FORWARD_H
 

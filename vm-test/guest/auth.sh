@@ -1,5 +1,5 @@
 #!/bin/sh
-# Peer authentication (issue 11), two clusters (pcn_case=):
+# Peer authentication, two clusters (pcn_case=):
 #   key:   nodes 0 and 1 share the cluster key, node 2 has another one;
 #          pcn.auth=required.  Node 1 also plays an unprivileged local
 #          user posing as node 1 towards node 0, while node 0 runs a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmarks (issue 12), node 0 against node 1, in one boot: the raw
+# Benchmarks, node 0 against node 1, in one boot: the raw
 # transport (a user-space TCP ping-pong over the same link) and popcorn
 # ping at 64 B, 4 KiB and 64 KiB, then page faults and migrations
 # (bench_fault).  Figures are "# bench NAME UNIT COUNT MEAN P50 P99"
@@ -52,7 +52,7 @@ if [ "$nid" = 0 ]; then
 	tap $? "bench_fault ran"
 	cat /tmp/bench.out
 	# Freeing a buffer a remote wrote: at most one message per 8 pages
-	# (issue 12; it was one invalidation per page).
+	# (it was one invalidation per page).
 	pages=$(($(param seq_mib 16) * 256))
 	msgs=$(awk '$3 == "free_remote_written_msgs" { print int($7) }' /tmp/bench.out)
 	[ -n "$msgs" ] && [ "$msgs" -le $((pages / 8)) ]
@@ -64,7 +64,7 @@ if [ "$nid" = 0 ]; then
 		[ -n "$msgs" ] && [ "$msgs" -le $((pages / 8)) ]
 		tap $? "$f: ${msgs:-?} messages for $pages pages"
 	done
-	# One copy of page data per side (issue 12): every page of data
+	# One copy of page data per side: every page of data
 	# this node sent left from a page of its own, none was copied into
 	# a message buffer, and the data that came home (MADV_RELEASE of
 	# what the remote wrote) arrived straight into pages.

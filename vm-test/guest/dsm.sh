@@ -1,5 +1,5 @@
 #!/bin/sh
-# One process spread over three nodes (issue 5): node 0 runs the
+# One process spread over three nodes: node 0 runs the
 # multithreaded tests, nodes 1 and 2 host its threads.
 . /tests/lib.sh
 

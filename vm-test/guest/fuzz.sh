@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fuzzing (issue 11): node 2, an authenticated peer, records its real
+# Fuzzing: node 2, an authenticated peer, records its real
 # traffic with node 0, then sends node 0 pcn_fuzz_count (100000) random
 # and mutated messages (pcn_fuzz).  Meanwhile node 0 keeps migrating a
 # process to node 1 and back.  Node 0 must reject and count the bad

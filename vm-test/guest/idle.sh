@@ -1,5 +1,5 @@
 #!/bin/sh
-# Idle cost (make bench, issue 14): two connected nodes do nothing for
+# Idle cost (make bench): two connected nodes do nothing for
 # pcn_idle_s seconds, between the markers "# idle start" and "# idle
 # end" that node 0 prints; the host measures the CPU time its QEMU
 # processes use meanwhile.  On shm the poll thread's sleeps are counted

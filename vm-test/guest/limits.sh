@@ -1,5 +1,5 @@
 #!/bin/sh
-# The process server's bounds (issue 11).  Node 0 boots with
+# The process server's bounds.  Node 0 boots with
 # pcn.max_workers=4: each of the two other nodes may have 2 workers
 # there.  Node 1 takes its share and is refused a third; node 2 still
 # gets one.  Then node 0 stalls its workers (test hook worker_stall)
@@ -10,7 +10,7 @@
 # of page requests from node 0 larger than the number of handlers it
 # runs at a time for one node, and must queue them, not drop them.
 # A migration proposed to node 0 for a thread of node 1 while node 1's
-# share is taken is refused on the way out and stays pending (issue 15).
+# share is taken is refused on the way out and stays pending.
 # The waits add up to less than the harness's 180 s, so that a hang
 # shows its blocked tasks.
 . /tests/lib.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Lost messages (issue 11): a TASK_EXIT, TASK_SIGNAL or PROCESS_EXIT
+# Lost messages: a TASK_EXIT, TASK_SIGNAL or PROCESS_EXIT
 # that cannot be sent must not leave a shadow waiting or a worker alive.
 # The test hook /sys/kernel/debug/popcorn/fail makes the next send of a
 # type fail (as a transport that lost it) or the TASK_EXIT allocation

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Messaging layer, the transport and membership on 3 nodes (issue 3).
+# Messaging layer, the transport and membership on 3 nodes.
 # Node 0 measures and checks; node 1 also plays the attacker; node 2 is
 # killed by the harness on node 0's request.
 . /tests/lib.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Thread migration (issue 4): node 0 runs the tests, node 1 is the
+# Thread migration: node 0 runs the tests, node 1 is the
 # destination, node 2 a second remote reached through the origin.
 . /tests/lib.sh
 

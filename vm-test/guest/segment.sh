@@ -1,5 +1,5 @@
 #!/bin/sh
-# Shared-memory transport (issue 14): damage written into the shared
+# Shared-memory transport: damage written into the shared
 # segment through the host file.  Node 0 has the harness write a bad
 # layout header (magic, version, then a field the check covers) and
 # restore it; each time both nodes must refuse the header with a log

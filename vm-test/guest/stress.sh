@@ -1,5 +1,5 @@
 #!/bin/sh
-# Longer runs of one process on three nodes (issue 5): programs in the
+# Longer runs of one process on three nodes: programs in the
 # style of popcorn-kernel-lib's mt and rw, then threads migrating at
 # random while they change shared pages.
 . /tests/lib.sh

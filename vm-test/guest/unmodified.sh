@@ -1,5 +1,5 @@
 #!/bin/sh
-# Programs written for popcorn-kernel-lib (issue 15): its API through
+# Programs written for popcorn-kernel-lib: its API through
 # migrate.h, and the system calls a migrated thread makes.
 . /tests/lib.sh
 

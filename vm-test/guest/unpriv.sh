@@ -1,5 +1,5 @@
 #!/bin/sh
-# Credentials at the remote (issue 11): node 0 is the origin, node 1 the
+# Credentials at the remote: node 0 is the origin, node 1 the
 # remote.  test_creds checks ids, groups, rlimits, a privileged call and
 # the refusal of a seccomp-filtered process from the migrated thread's
 # side; test_int80 the 32-bit system-call entry; then an unprivileged

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cost when unused (issue 12): bench_unused on this kernel, built with
+# Cost when unused: bench_unused on this kernel, built with
 # Popcorn or without it (make bench boots both, in turn, and compares).
 # Parameter: pcn_bench_samples (per figure).
 . /tests/lib.sh

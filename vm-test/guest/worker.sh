@@ -1,6 +1,6 @@
 #!/bin/sh
 # Process server: a remote worker is made on the destination by the
-# first migration of a process and ends with the process (issue 4 slice).
+# first migration of a process and ends with the process.
 . /tests/lib.sh
 
 nid=$(cmdline_param pcn.nid)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What Popcorn costs an ordinary process (issue 12, cost when unused):
+ * What Popcorn costs an ordinary process:
  * the hooks in the fault, fork, exit, mmap and system-call paths must be
  * near free for a process that never migrates.  make bench runs this on
  * a kernel with CONFIG_POPCORN and on one without, boot after boot, and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * System calls of a migrated thread (issue 15): what a program that
+ * System calls of a migrated thread: what a program that
  * migrates may call, checked at the remote against the origin's view.
  *
  *   plib_sys NID          the checks; run at the origin, node 0

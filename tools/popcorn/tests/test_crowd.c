@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Many threads of one process migrate to one node at once, to meet the
- * limits of the remote's process server (issue 11):
+ * limits of the remote's process server:
  *
  *   test_crowd NID THREADS SECONDS
  *

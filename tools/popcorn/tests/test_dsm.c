@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest test of one process whose threads run on several nodes at once
- * (issue 5), run at the origin (node 0) of a cluster of NODES nodes:
+ * Guest test of one process whose threads run on several nodes at once,
+ * run at the origin (node 0) of a cluster of NODES nodes:
  *
  *   test_dsm NODES ITERS
  *

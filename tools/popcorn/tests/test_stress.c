@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Time-bounded stress of one process on several nodes (issue 5), run at
+ * Time-bounded stress of one process on several nodes, run at
  * the origin:
  *
  *   test_stress NODES SECONDS [THREADS]      (THREADS defaults to 6)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest test of address-space changes in a process whose threads run on
- * three nodes (issue 5, item 3), run at the origin (node 0):
+ * three nodes, run at the origin (node 0):
  *
  *   test_vma semantics       mprotect, mremap, brk, munmap, madvise made
  *                            by threads on one node, seen on the others;
