@@ -42,8 +42,14 @@
 #include "context.h"
 #include "placement.h"
 
-/* Where thread @t of a process of this node (its origin) runs or goes. */
-static int pcn_thread_node(struct task_struct *t, int me)
+/**
+ * pcn_thread_node - where a thread of a process of this node runs
+ * @t: a thread of a process whose origin is this node
+ * @me: this node's id
+ *
+ * Return: the node @t runs on, or the node it is on its way to.
+ */
+int pcn_thread_node(struct task_struct *t, int me)
 {
 	int v = READ_ONCE(t->pcn_proposal), peer;
 

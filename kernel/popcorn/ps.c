@@ -27,6 +27,7 @@
 #include <popcorn/nodes.h>
 
 #include "context.h"
+#include "placement.h"
 
 struct pcn_ps_counts {
 	s64 faults, syscalls;
@@ -56,7 +57,7 @@ static bool pcn_ps_counts(struct task_struct *p, struct pcn_ps_counts *c)
 static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 			   const struct pcn_ps_counts *c, unsigned long nodes)
 {
-	int me = pcn_my_nid(), peer, v, nid;
+	int me = pcn_my_nid();
 	char comm[TASK_COMM_LEN];
 	struct task_struct *t;
 
@@ -76,14 +77,8 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 	for_each_thread(p, t) {
 		if (t->flags & PF_EXITING)
 			continue;
-		peer = READ_ONCE(t->peer_nid);
-		v = READ_ONCE(t->pcn_proposal);
-		nid = me;
-		if (peer >= 0 && peer != me)
-			nid = peer;
-		else if (v & (PCN_PROPOSAL_ARMED | PCN_PROPOSAL_MOVING))
-			nid = (v & PCN_PROPOSAL_NID) - 1;
-		seq_printf(seq, "thread %d node %d\n", task_pid_vnr(t), nid);
+		seq_printf(seq, "thread %d node %d\n", task_pid_vnr(t),
+			   pcn_thread_node(t, me));
 	}
 }
 
