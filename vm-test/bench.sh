@@ -12,7 +12,9 @@
 # Environment: TRANSPORTS (default "tcp"), BENCH_SAMPLES (round trips
 # per size, 200), BENCH_PAGES (pages per fault figure, 512),
 # BENCH_SEQ_MIB (16), BENCH_ROUNDS (5), BENCH_BIG_MIB (64),
-# BENCH_UNUSED_BOOTS (3), BENCH_UNUSED_SAMPLES (31), BENCH_UNUSED_ICOUNT (1).
+# BENCH_UNUSED_BOOTS (3), BENCH_UNUSED_SAMPLES (31), BENCH_UNUSED_ICOUNT (1),
+# BENCH_SCALE_REPS (3), BENCH_SCALE_KIB (8192), BENCH_SCALE_EVENTS (2000),
+# BENCH_PARTS (which parts run: "fault scale idle unused", the default).
 set -uo pipefail
 
 OUT=${3:?usage: bench.sh BZIMAGE INITRD OUT [NOPCN_BZIMAGE]}
@@ -44,8 +46,14 @@ ratio() {	# ratio A B: A / B with two decimals, or "-"
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }'
 }
 
+# part NAME: whether BENCH_PARTS asks for this part.
+part() {
+	[[ " ${BENCH_PARTS:-fault scale idle unused} " == *" $1 "* ]]
+}
+
 rc=0
 for transport in ${TRANSPORTS:-tcp}; do
+	part fault || continue
 	# rdma-copy: rdma with the grants' pages sent, not written.
 	BENCH_EXTRA=
 	case $transport in
@@ -117,7 +125,7 @@ for transport in ${TRANSPORTS:-tcp}; do
 done
 
 # Across transports, in this run: remote read fault ratios.
-have() { grep -q "^$1," "$csv"; }
+have() { grep -q "^$1,fault_remote_read," "$csv"; }
 if have shm || have rdma; then
 	echo
 	echo "== remote read fault across transports (p50, this run; one boot each) =="
@@ -131,6 +139,58 @@ if have shm || have rdma; then
 				"$(ratio "$(fig "$1" fault_remote_read)" "$(fig "$2" fault_remote_read)")"
 	done
 fi
+
+# Scale-out: per transport, two nodes of one vCPU each, one boot
+# (guest/scaleout.sh): each Debian program on node 0 alone against the
+# same command spread over both nodes by popcorn run, in turn.  The
+# speedup is the ratio of the medians of the wall times.
+scale_cmdline() {
+	echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
+	     "pcn.transport=$PCN_TRANSPORT pcn_test=scaleout" \
+	     "pcn_scale_reps=${BENCH_SCALE_REPS:-3}" \
+	     "pcn_scale_kib=${BENCH_SCALE_KIB:-8192}" \
+	     "pcn_scale_events=${BENCH_SCALE_EVENTS:-2000}"
+}
+SCALE_PROGS="xz zstd pigz 7z sysbench_cpu sysbench_threads"
+for transport in ${TRANSPORTS:-tcp}; do
+	part scale || continue
+	[ "${transport%-copy}" = "$transport" ] || continue
+	export PCN_TRANSPORT=$transport
+	name=scale-$transport
+	echo
+	echo "# bench: scale-out on $transport: 2 nodes of 1 vCPU, ${BENCH_SCALE_REPS:-3} rounds per program"
+	VM_SMP=1 VM_MEM=${VM_MEM:-512M} cluster_boot "$name" 2 "${BENCH_SCALE_TIMEOUT:-5400}" scale_cmdline || rc=1
+	res=$VMDIR/$name/node0.results
+	if grep -q '^not ok' "$VMDIR/$name/node"*.results || ! grep -q '^# done scaleout' "$res"; then
+		echo "# bench: $name: a guest check failed:"
+		grep -h '^not ok' "$VMDIR/$name/node"*.results | sed 's/^/#   /'
+		tail -n 30 "$VMDIR/$name/node0.console" | sed 's/^/  | /'
+		rc=1
+	fi
+	grep -h '^# bench scale_' "$res" "$VMDIR/$name/node1.results" | tr -d '\r' |
+		awk -v t="$transport" '{ printf "%s,%s,%s,%s,%s,%s,%s\n", t, $3, $4, $5, $6, $7, $8 }' >> "$csv"
+	grep '^# .* spread: \|^# .* one node: ' "$res" | tr -d '\r' | sed 's/^#/#  /'
+	clock=$(grep -h 'clocksource' "$res" | head -n 1 | tr -d '\r')
+	echo
+	echo "== scale-out on $transport: 1 node / 2 nodes of 1 vCPU (medians of ${BENCH_SCALE_REPS:-3} runs, one boot; ${clock#ok - }) =="
+	printf "%-17s %10s %10s %8s %9s %9s %8s %9s\n" program "1 node ms" "2 nodes ms" speedup \
+		"faults" "syscalls" "futex" "msgs/s"
+	for p in $SCALE_PROGS; do
+		sp=$(ratio "$(fig "$transport" scale_${p}_1node)" "$(fig "$transport" scale_${p}_2nodes)")
+		[ "$sp" = - ] || echo "$transport,scale_${p}_speedup,x,1,$sp,$sp,$sp" >> "$csv"
+		printf "%-17s %10s %10s %8s %9s %9s %8s %9s\n" "$p" \
+			"$(fig "$transport" scale_${p}_1node)" "$(fig "$transport" scale_${p}_2nodes)" \
+			"$sp" "$(fig "$transport" scale_${p}_faults)" \
+			"$(fig "$transport" scale_${p}_syscalls)" \
+			"$(fig "$transport" scale_${p}_futex)" \
+			"$(fig "$transport" scale_${p}_msgs_per_s)"
+	done
+	for k in read write; do
+		printf "node 1's remote %s faults in the spread runs: %s, mean %s us\n" $k \
+			"$(fig "$transport" scale_node1_fault_remote_$k count)" \
+			"$(awk -v v="$(fig "$transport" scale_node1_fault_remote_$k mean)" 'BEGIN { printf "%.0f", v / 1000 }')"
+	done
+done
 
 # Idle cost: two connected nodes that do nothing for BENCH_IDLE_S
 # seconds (guest/idle.sh), per transport of IDLE_TRANSPORTS (default:
@@ -162,6 +222,7 @@ for t in tcp shm; do
 	[[ " ${TRANSPORTS:-tcp} " == *" $t "* ]] && idle_default+=" $t"
 done
 for t in ${IDLE_TRANSPORTS:-$idle_default}; do
+	part idle || continue
 	export PCN_TRANSPORT=$t
 	name=idle-$t
 	echo
@@ -194,7 +255,7 @@ for t in ${IDLE_TRANSPORTS:-$idle_default}; do
 		awk '{ printf ", poll thread %s wake-ups/s", $6 }')"
 	unset t0 t1
 done
-if have shm && grep -q '^tcp,idle_cpu' "$csv" && grep -q '^shm,idle_cpu' "$csv"; then
+if grep -q '^tcp,idle_cpu' "$csv" && grep -q '^shm,idle_cpu' "$csv"; then
 	printf "  idle guest CPU, shm / tcp   %s\n" \
 		"$(ratio "$(fig shm idle_cpu_per_guest)" "$(fig tcp idle_cpu_per_guest)")"
 fi
@@ -211,7 +272,7 @@ unused_cmdline() {
 	     "pcn_bench_samples=${BENCH_UNUSED_SAMPLES:-31}"
 }
 no_key() { echo none; }
-if [ -n "$NOPCN_BZIMAGE" ]; then
+if [ -n "$NOPCN_BZIMAGE" ] && part unused; then
 	# (not "boots": cluster.sh keeps its boot counts in that array)
 	nboots=${BENCH_UNUSED_BOOTS:-3}
 	echo

@@ -3,7 +3,9 @@
 """Draw make bench's chart without gnuplot: a PNG written with the
 standard library only (zlib), for machines where gnuplot-nox cannot be
 installed.  One row per latency figure (unit ns), one bar per transport,
-the p50 in microseconds on a log scale, labelled.
+the p50 in microseconds on a log scale, labelled; below, one row per
+program of the scale-out figures (unit x): its speedup on two nodes, on
+a linear scale.
 
 Usage: bench_chart.py RESULTS.CSV OUT.PNG
 """
@@ -105,37 +107,49 @@ class Canvas:
             f.write(chunk(b'IEND', b''))
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    # Transports only: the cost-when-unused rows (unused-*) are a table.
-    rows = [r for r in csv.DictReader(open(sys.argv[1]))
+def latency_rows(rows):
+    """The latency figures (unit ns) of the transports: the cost-when-
+    unused rows (unused-*) are a table of their own."""
+    return [r for r in rows
             if r['unit'] == 'ns' and not r['transport'].startswith('unused-')]
+
+
+def scale_rows(rows):
+    """The scale-out speedups (unit x): one node's time / two nodes'."""
+    return [r for r in rows
+            if r['unit'] == 'x' and r['figure'].startswith('scale_')]
+
+
+def order(rows):
     transports = sorted({r['transport'] for r in rows},
                         key=lambda t: (t != 'tcp', t))
     figures = []
     for r in rows:
         if r['figure'] not in figures:
             figures.append(r['figure'])
+    return transports, figures
+
+
+def panel_height(rows, bar_h, gap):
+    transports, figures = order(rows)
+    return 60 + len(figures) * (len(transports) * bar_h + gap) + 40 if rows else 0
+
+
+def draw_latency(cv, rows, top, label_w, plot_w, bar_h, gap):
+    transports, figures = order(rows)
     p50 = {(r['transport'], r['figure']): float(r['p50']) / 1000 for r in rows}
-    if not p50:
-        sys.exit('bench_chart: no latency figures in ' + sys.argv[1])
     lo = math.floor(math.log10(max(min(p50.values()), 1e-3)))
     hi = math.ceil(math.log10(max(p50.values()) * 1.01))
-    label_w = 28 * GLYPH_W
-    plot_w, bar_h, gap = 700, 14, 10
-    width = label_w + plot_w + 14 * GLYPH_W
-    height = 60 + len(figures) * (len(transports) * bar_h + gap) + 40
-    cv = Canvas(width, height)
-    cv.text(10, 10, 'popcorn: p50 latency, us (log scale), one boot per transport')
-    x0, y = label_w, 40
+    bottom = top + panel_height(rows, bar_h, gap)
+    cv.text(10, top + 10, 'popcorn: p50 latency, us (log scale), one boot per transport')
+    x0, y = label_w, top + 40
 
     def xpos(v):
         return x0 + int((math.log10(v) - lo) / (hi - lo) * plot_w)
     for e in range(lo, hi + 1):     # decades
         x = x0 + int((e - lo) / (hi - lo) * plot_w)
-        cv.rect(x, y, x + 1, height - 30, (200, 200, 200))
-        cv.text(x - GLYPH_W, height - 24,
+        cv.rect(x, y, x + 1, bottom - 30, (200, 200, 200))
+        cv.text(x - GLYPH_W, bottom - 24,
                 str(10 ** e) if e >= 0 else '%g' % 10 ** e)
     for f in figures:
         cv.text(10, y + 4, f)
@@ -147,6 +161,54 @@ def main():
                 cv.text(max(xpos(v), x0 + 1) + 6, y, '%s %.1f' % (t, v))
             y += bar_h
         y += gap
+
+
+def draw_scale(cv, rows, top, label_w, plot_w, bar_h, gap):
+    """Speedups on a linear scale from 0, with lines at 1 (as fast as
+    one node) and 2 (two nodes' worth)."""
+    transports, figures = order(rows)
+    sp = {(r['transport'], r['figure']): float(r['p50']) for r in rows}
+    hi = max(2.5, max(sp.values()) * 1.05)
+    bottom = top + panel_height(rows, bar_h, gap)
+    cv.text(10, top + 10, 'scale-out: time on 1 node / time spread over 2 nodes (1 vcpu each)')
+    x0, y = label_w, top + 40
+
+    def xpos(v):
+        return x0 + int(v / hi * plot_w)
+    for v in (0, 0.5, 1, 1.5, 2):
+        x = xpos(v)
+        cv.rect(x, y, x + 1, bottom - 30,
+                (120, 120, 120) if v in (1, 2) else (200, 200, 200))
+        cv.text(x - GLYPH_W, bottom - 24, '%g' % v)
+    for f in figures:
+        cv.text(10, y + 4, f[len('scale_'):-len('_speedup')]
+                if f.endswith('_speedup') else f)
+        for i, t in enumerate(transports):
+            v = sp.get((t, f))
+            if v is not None:
+                cv.rect(x0, y, max(xpos(v), x0 + 1), y + bar_h - 2,
+                        COLOURS[i % len(COLOURS)])
+                cv.text(max(xpos(v), x0 + 1) + 6, y, '%s %.2f' % (t, v))
+            y += bar_h
+        y += gap
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    rows = list(csv.DictReader(open(sys.argv[1])))
+    lat, scale = latency_rows(rows), scale_rows(rows)
+    if not lat and not scale:
+        sys.exit('bench_chart: no latency or scale-out figures in ' + sys.argv[1])
+    label_w = 28 * GLYPH_W
+    plot_w, bar_h, gap = 700, 14, 10
+    width = label_w + plot_w + 14 * GLYPH_W
+    h_lat = panel_height(lat, bar_h, gap)
+    cv = Canvas(width, h_lat + panel_height(scale, bar_h, gap))
+    if lat:
+        draw_latency(cv, lat, 0, label_w, plot_w, bar_h, gap)
+    if scale:
+        draw_scale(cv, scale, h_lat, label_w, plot_w, bar_h, gap)
     cv.png(sys.argv[2])
 
 

@@ -143,13 +143,13 @@ for transport in ${TRANSPORTS:-tcp}; do
 	}
 	run_scenario "$transport-lost" 2 lost2
 
-	# Fuzzing: FUZZ_COUNT (100000) random and mutated messages from an
+	# Fuzzing: FUZZ_COUNT (50000) random and mutated messages from an
 	# authenticated peer; FUZZ_SEED (random, printed) reproduces a run.
 	fuzz_seed=${FUZZ_SEED:-$((RANDOM * 32768 + RANDOM))}
 	fuzz3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=fuzz" \
-		     "pcn_fuzz_count=${FUZZ_COUNT:-100000} pcn_fuzz_seed=$fuzz_seed" \
+		     "pcn_fuzz_count=${FUZZ_COUNT:-50000} pcn_fuzz_seed=$fuzz_seed" \
 		     "pcn_fuzz_wait=${FUZZ_WAIT:-2400}"
 	}
 	echo "# fuzz seed $fuzz_seed (FUZZ_SEED=$fuzz_seed reproduces it)"
@@ -206,14 +206,14 @@ for transport in ${TRANSPORTS:-tcp}; do
 	NODE_TIMEOUT=${DSM_TIMEOUT:-900} run_scenario "$transport-dsm" 3 dsm3
 
 	# popcorn-kernel-lib style mt and rw programs, then random migration
-	# under load for STRESS_SECONDS (90 by default).
+	# under load for STRESS_SECONDS (45 by default).
 	stress3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=stress" \
-		     "pcn_stress_seconds=${STRESS_SECONDS:-90}" \
+		     "pcn_stress_seconds=${STRESS_SECONDS:-45}" \
 		     "pcn_mt_rounds=${MT_ROUNDS:-100} pcn_mt_sleep_ms=${MT_SLEEP_MS:-100}"
 	}
-	NODE_TIMEOUT=$((${STRESS_SECONDS:-90} + ${DSM_TIMEOUT:-900})) \
+	NODE_TIMEOUT=$((${STRESS_SECONDS:-45} + ${DSM_TIMEOUT:-900})) \
 		run_scenario "$transport-stress" 3 stress3
 
 	# A short make bench: every figure comes and is sane (few samples;

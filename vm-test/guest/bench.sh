@@ -11,9 +11,7 @@
 
 nid=$(cmdline_param pcn.nid)
 param() {	# param NAME DEFAULT
-	local v
-	v=$(cmdline_param "pcn_bench_$1")
-	echo "${v:-$2}"
+	cmdline_param_or "pcn_bench_$1" "$2"
 }
 samples=$(param samples 200)
 port=5001

@@ -20,6 +20,13 @@ cmdline_param() {
 	tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
 }
 
+# cmdline_param_or NAME DEFAULT: cmdline_param NAME, or DEFAULT if unset.
+cmdline_param_or() {
+	local v
+	v=$(cmdline_param "$1")
+	echo "${v:-$2}"
+}
+
 # The transport this boot uses (pcn.transport=, tcp by default).
 PCN_TRANSPORT=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pcn.transport=//p' | tail -n 1)
 PCN_TRANSPORT=${PCN_TRANSPORT:-tcp}

@@ -40,14 +40,14 @@ if [ "$nid" = 0 ]; then
 	tap $rc "plib_rw exited 0 ($(($(date +%s) - start))s)"
 
 	start=$(date +%s)
-	/bin/test_stress 3 "${seconds:-90}"
+	/bin/test_stress 3 "${seconds:-45}"
 	tap $? "test_stress exited 0 ($(($(date +%s) - start))s)"
 	touch /tmp/stop-compaction
 	wait $compactor
 	grep '^fault ' /proc/popcorn_stat | sed 's/^/# /'
 else
 	# About as long as node 0's programs take (mt and rw: ~40 s).
-	compact_for $((${seconds:-90} + 60))
+	compact_for $((${seconds:-45} + 60))
 fi
 n=$(($(migrated) - before))
 if [ "$n" -gt 0 ]; then

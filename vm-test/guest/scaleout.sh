@@ -1,0 +1,167 @@
+#!/bin/sh
+# Scale-out (make bench): each unmodified Debian program alone on node 0
+# (one vCPU) against the same command spread over nodes 0 and 1 (one
+# vCPU each) by "popcorn run --nodes 0-1", in turn, pcn_scale_reps
+# times, in one boot.  Two worker threads: placement puts one on each
+# node, the main thread stays at the origin.  Every spread run's result
+# is checked against the one-node run's.
+#
+# Figures ("# bench NAME UNIT COUNT MEAN P50 MAX", read by
+# vm-test/bench.sh), per program P:
+#   scale_P_1node, scale_P_2nodes   wall time, ms
+#   scale_P_faults                  remote faults served by node 0 in a
+#                                   spread run (page_request received)
+#   scale_P_syscalls                system calls forwarded to node 0
+#   scale_P_futex                   futex operations forwarded to node 0
+#   scale_P_msgs_per_s              messages node 0 sent and received,
+#                                   per second of the spread run
+#   scale_node1_fault_remote_read, scale_node1_fault_remote_write
+#                                   (node 1's results) the count and mean
+#                                   time of node 1's remote faults over
+#                                   all spread runs
+# Parameters (kernel command line): pcn_scale_reps (3), pcn_scale_kib
+# (input of the compressors, 8192), pcn_scale_events (sysbench cpu
+# events, 2000), pcn_scale_limit (seconds a run may take, 300).
+. /tests/lib.sh
+
+nid=$(cmdline_param pcn.nid)
+param() {	# param NAME DEFAULT
+	cmdline_param_or "pcn_scale_$1" "$2"
+}
+REPS=$(param reps 3)
+KIB=$(param kib 8192)
+EVENTS=$(param events 2000)
+LIMIT=$(param limit 300)
+
+wait_all_online 2 120
+tap $? "both nodes online (after ${WAITED}s)"
+if [ "$nid" != 0 ]; then
+	# Until node 0 pings this node at its end (a slow poll: this node's
+	# one vCPU runs half of every spread program meanwhile), then what
+	# the remote faults of all the spread runs cost here.
+	while [ "$(stat_type ping_request recv)" -lt 1 ]; do
+		sleep 2
+	done
+	awk '$1 == "fault" && ($2 == "remote_read" || $2 == "remote_write") {
+		printf "# bench scale_node1_fault_%s ns %d %d %d %d\n", $2, $3, $4, $4, $4 }' /proc/popcorn_stat
+	exit 0
+fi
+
+# Compressible but not trivially: numbers, then a binary, repeated to
+# the size asked; the same on every boot.
+{ seq 1 60000; head -c 300000 /bin/busybox; seq 1 3 200000; } > /tmp/unit
+: > /tmp/in
+while [ "$(wc -c < /tmp/in)" -lt $((KIB * 1024)) ]; do
+	cat /tmp/unit >> /tmp/in
+done
+head -c $((KIB * 1024)) /tmp/in > /tmp/in.cut && mv /tmp/in.cut /tmp/in
+echo "# input: $(wc -c < /tmp/in) bytes; $REPS repetitions of each"
+
+# Node 0's counters: a message type's received count, every message.
+recv_of() { stat_type "$1" recv; }
+all_msgs() {
+	awk '$1 == "total" { print $2 + $4 }' /proc/popcorn_stat
+}
+
+# stats NAME UNIT FILE: the figure line of the values in FILE.
+stats() {
+	sort -n "$3" | awk -v n="$1" -v u="$2" '
+		{ v[NR] = $1; s += $1 }
+		END {
+			if (!NR) exit 1
+			med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "# bench %s %s %d %.1f %.1f %.1f\n", n, u, NR, s / NR, med, v[NR]
+		}'
+}
+
+# timed FILE CMD...: run CMD (time limit LIMIT), append its wall time in
+# ms to FILE; RC is its exit code.
+timed() {
+	local file=$1
+	shift
+	timeout $LIMIT /bin/bench_wall /tmp/wall "$@"
+	RC=$?
+	[ $RC -eq 0 ] || return $RC
+	awk '{ printf "%.1f\n", $2 / 1e6 }' /tmp/wall >> "$file"
+}
+
+# bench NAME CHECK CMD...: REPS rounds of CMD on node 0, then spread
+# over nodes 0-1.  CMD writes to stdout; CHECK (a shell function) gets
+# the one-node output file and the spread output file and says whether
+# the spread run's result is right.
+bench() {
+	local name=$1 check=$2 r=0 bad=0 hung=0 f0 p0 s0 m0
+	shift 2
+	rm -f /tmp/s.$name.*
+	echo "# bench: $name" >&2
+	while [ $r -lt "$REPS" ]; do
+		r=$((r + 1))
+		timed /tmp/s.$name.1 "$@" > /tmp/one.out 2>&1 || {
+			echo "# $name on one node: exit $RC"
+			bad=$((bad + 1))
+			continue
+		}
+		f0=$(recv_of page_request)
+		p0=$(recv_of syscall)
+		s0=$(recv_of futex)
+		m0=$(all_msgs)
+		timed /tmp/s.$name.2 popcorn run --nodes 0-1 -- "$@" > /tmp/two.out 2>&1
+		case $RC in
+		0) ;;
+		124|143)
+			# The lost wake-up of migration.rst (Limits).
+			echo "# $name spread: killed after ${LIMIT}s (a thread slept on)"
+			hung=$((hung + 1))
+			continue ;;
+		*)
+			echo "# $name spread: exit $RC"
+			sed 's/^/# /' /tmp/two.out | tail -n 5
+			bad=$((bad + 1))
+			continue ;;
+		esac
+		$check /tmp/one.out /tmp/two.out || {
+			echo "# $name spread: wrong result"
+			bad=$((bad + 1))
+		}
+		echo $(($(recv_of page_request) - f0)) >> /tmp/s.$name.f
+		echo $(($(recv_of syscall) - p0)) >> /tmp/s.$name.p
+		echo $(($(recv_of futex) - s0)) >> /tmp/s.$name.s
+		awk -v m=$(($(all_msgs) - m0)) '{ printf "%.0f\n", m / ($2 / 1e9) }' \
+			/tmp/wall >> /tmp/s.$name.m
+	done
+	tap $bad "$name: every run exited 0 and every spread run's result is right ($REPS rounds, $hung killed at the limit)"
+	stats scale_${name}_1node ms /tmp/s.$name.1
+	stats scale_${name}_2nodes ms /tmp/s.$name.2
+	stats scale_${name}_faults count /tmp/s.$name.f
+	stats scale_${name}_syscalls count /tmp/s.$name.p
+	stats scale_${name}_futex count /tmp/s.$name.s
+	stats scale_${name}_msgs_per_s 1/s /tmp/s.$name.m
+	[ -s /tmp/s.$name.2 ]
+	tap $? "$name: spread figures measured"
+}
+
+# Checks: compressed data identical to one node's and decompressing to
+# the input; sysbench's events as asked.
+same_xz() { cmp -s "$1" "$2" && /usr/bin/xz -dc < "$2" | cmp -s - /tmp/in; }
+same_zstd() { cmp -s "$1" "$2" && /usr/bin/zstd -q -dc < "$2" | cmp -s - /tmp/in; }
+same_pigz() { cmp -s "$1" "$2" && /usr/bin/pigz -dc < "$2" | cmp -s - /tmp/in; }
+events() { grep -q "total number of events: *$EVENTS$" "$2"; }
+events_threads() { grep -q "total number of events: *2000$" "$2"; }
+# 7z writes an archive: a script runs it and prints the archive.
+cat > /tmp/seven.sh <<'EOF7'
+rm -f /tmp/7z.bz2
+/usr/bin/7z a -bd -tbzip2 -mmt2 -mx7 /tmp/7z.bz2 /tmp/in > /dev/null && cat /tmp/7z.bz2
+EOF7
+same_7z() { cmp -s "$1" "$2" && /usr/bin/7z x -so /tmp/7z.bz2 2>/dev/null | cmp -s - /tmp/in; }
+
+bench xz same_xz /usr/bin/xz -T2 -3 --block-size=1048576 -c /tmp/in
+bench zstd same_zstd /usr/bin/zstd -q -T2 -9 -B1048576 -c /tmp/in
+bench pigz same_pigz /usr/bin/pigz -p 2 -9 -b 1024 -c /tmp/in
+bench 7z same_7z sh /tmp/seven.sh
+bench sysbench_cpu events /usr/bin/sysbench cpu --threads=2 --events=$EVENTS \
+	--time=0 run
+bench sysbench_threads events_threads /usr/bin/sysbench threads --threads=2 \
+	--events=2000 --time=0 --thread-yields=10 --thread-locks=4 run
+popcorn ping 1 --count 1 > /dev/null
+tap $? "node 1 told that the runs are over"
+echo "# done scaleout"
