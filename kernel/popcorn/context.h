@@ -19,6 +19,9 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <popcorn/hooks.h>
+
+/* Sequential write streams a remote follows per process (page_client.c). */
+#define PCN_WRITE_STREAMS	4
 #include <popcorn/nodes.h>
 #include <popcorn/pcn_kmsg.h>
 
@@ -53,6 +56,17 @@ struct remote_context {
 	/* Remote: prefetch window, and where the next sequential read is. */
 	unsigned int ra_window;
 	unsigned long ra_next;
+	/*
+	 * Remote: sequential write streams (threads filling fresh memory),
+	 * each where its next write fault is expected and how many
+	 * untouched pages that fault asks for (page_client.c); @wa_rotor
+	 * picks the stream a new one replaces.
+	 */
+	struct pcn_write_stream {
+		unsigned long next;
+		unsigned int window;
+	} wa[PCN_WRITE_STREAMS];
+	unsigned int wa_rotor;
 
 	/*
 	 * Page protocol.  Origin: @pages is the directory (page index ->
@@ -65,6 +79,11 @@ struct remote_context {
 	struct xarray pages;
 	struct xarray grants;
 	struct xarray faults;
+	/*
+	 * Remote: the grant version of each untouched page granted with a
+	 * write fault and not mapped here yet: its data is zero.
+	 */
+	struct xarray untouched;
 	atomic64_t version;
 	wait_queue_head_t wq;
 

@@ -18,6 +18,8 @@ enum pcn_fault_kind {
 	PCN_FAULT_RETRY,	/* a grant overtaken, or the origin busy */
 	PCN_FAULT_RELEASE,	/* origin: a page taken home by MADV_RELEASE */
 	PCN_FAULT_PREFETCH,	/* remote: a read copy mapped before a fault */
+	PCN_FAULT_UNTOUCHED_GIVEN, /* origin: an untouched page given writable */
+	PCN_FAULT_UNTOUCHED,	/* remote: one mapped before a fault */
 	PCN_FAULT_NR
 };
 

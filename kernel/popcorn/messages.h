@@ -200,7 +200,9 @@ struct pcn_page_req {
  * page of the message (pcn_kmsg.h, page data by reference), then
  * @extra read copies of the pages after it (prefetch), each named by a
  * pcn_page_extra: so the data can be received into the pages that are
- * mapped.
+ * mapped.  A write grant's @extra pages are the untouched pages after
+ * it (no node ever had them, their data is zero), given writable
+ * without data: the message carries the one page.
  */
 struct pcn_page_extra {
 	u64 addr;
@@ -225,6 +227,10 @@ struct pcn_page_grant {
 				 (n) * sizeof(struct pcn_page_extra))
 #define PCN_GRANT_SIZE(n)	(PCN_GRANT_FRONT(n) + (1 + (n)) * PAGE_SIZE)
 #define PCN_GRANT_SIZE_MAX	PCN_GRANT_SIZE(PCN_PREFETCH_MAX)
+/* Untouched pages one write grant gives at most (PCN_PAGE_EXTRA's bits). */
+#define PCN_UNTOUCHED_MAX	64
+/* A write grant with @n untouched pages: names only, one page of data. */
+#define PCN_GRANT_UNTOUCHED_SIZE(n)	(PCN_GRANT_FRONT(n) + PAGE_SIZE)
 
 /*
  * PAGE_INVALIDATE (origin -> remote): drop the copies of up to

@@ -91,6 +91,40 @@ pte_t *pcn_pte_lock(struct mm_struct *mm, unsigned long addr,
 	return pte_offset_map_lock(mm, pmd, addr, ptl);
 }
 
+bool pcn_pte_untouched(struct mm_struct *mm, unsigned long addr)
+{
+	pgd_t *pgd = pgd_offset(mm, addr);
+	spinlock_t *ptl;	/* the page table lock */
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd;
+	pte_t *pte;
+	bool none;
+
+	if (pgd_none(*pgd))
+		return true;
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(*p4d))
+		return true;
+	if (p4d_bad(*p4d))
+		return false;
+	pud = pud_offset(p4d, addr);
+	if (pud_none(*pud))
+		return true;
+	if (pud_bad(*pud) || pud_trans_huge(*pud))
+		return false;
+	pmd = pmd_offset(pud, addr);
+	if (pmd_none(*pmd))
+		return true;
+	/* A huge page or a PMD under migration is a page. */
+	if (!pmd_present(*pmd) || pmd_trans_huge(*pmd) || pmd_bad(*pmd))
+		return false;
+	pte = pte_offset_map_lock(mm, pmd, addr, &ptl);
+	none = pte_none(*pte);
+	pte_unmap_unlock(pte, ptl);
+	return none;
+}
+
 #define PCN_TAKE_TRIES	3
 
 /*

@@ -27,10 +27,15 @@
 /* pcn_page_req.flags */
 #define PCN_PAGE_WRITE		BIT(0)	/* exclusive ownership wanted */
 #define PCN_PAGE_WAIT		BIT(1)	/* wait for a busy page, no -EAGAIN */
-/* A read: read copies of up to this many following pages wanted too. */
+/*
+ * A read: read copies of up to this many following pages wanted too.
+ * A write: the untouched pages among them (messages.h), writable.
+ */
 #define PCN_PAGE_EXTRA		GENMASK(15, 8)
+/* A read: an untouched page may be given for writing (page_server.c). */
+#define PCN_PAGE_UPGRADE	BIT(2)
 #define PCN_PAGE_FLAGS		(PCN_PAGE_WRITE | PCN_PAGE_WAIT | \
-				 PCN_PAGE_EXTRA)
+				 PCN_PAGE_UPGRADE | PCN_PAGE_EXTRA)
 
 /*
  * A fault handle: the one operation in progress on one page of a
@@ -79,6 +84,22 @@ vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
 
 /* pcn.prefetch: following pages one read grant may carry at most. */
 unsigned int pcn_prefetch_max(void);
+
+/*
+ * No page has ever been mapped at @addr of @mm: no page table, or a
+ * PTE that is none.  Called with the mmap lock held.
+ */
+bool pcn_pte_untouched(struct mm_struct *mm, unsigned long addr);
+
+/* Untouched pages one write grant may name, in messages of @max bytes. */
+static inline unsigned int pcn_grant_untouched_limit(size_t max)
+{
+	unsigned int n = PCN_UNTOUCHED_MAX;
+
+	while (n && PCN_GRANT_UNTOUCHED_SIZE(n) > max)
+		n--;
+	return n;
+}
 
 /*
  * Read copies one grant may carry, and pages of data one answer to a

@@ -65,17 +65,24 @@
 #define MODULE_PARAM_PREFIX "pcn."
 static unsigned int pcn_prefetch = PCN_PREFETCH_MAX;
 
-static int pcn_prefetch_set(const char *val, const struct kernel_param *kp)
+/* Set the unsigned int of @kp to @val if it is 0 to @max. */
+static int pcn_param_set_upto(const char *val, const struct kernel_param *kp,
+			      unsigned int max)
 {
-	unsigned int n;
+	unsigned int *p = kp->arg, n;
 
-	if (kstrtouint(val, 0, &n) || n > PCN_PREFETCH_MAX) {
-		pr_err("pcn.prefetch=%s: not 0 to %d, keeping %u\n", val,
-		       PCN_PREFETCH_MAX, READ_ONCE(pcn_prefetch));
+	if (kstrtouint(val, 0, &n) || n > max) {
+		pr_err("%s=%s: not 0 to %u, keeping %u\n", kp->name, val, max,
+		       READ_ONCE(*p));
 		return -EINVAL;
 	}
-	WRITE_ONCE(pcn_prefetch, n);
+	WRITE_ONCE(*p, n);
 	return 0;
+}
+
+static int pcn_prefetch_set(const char *val, const struct kernel_param *kp)
+{
+	return pcn_param_set_upto(val, kp, PCN_PREFETCH_MAX);
 }
 
 static const struct kernel_param_ops pcn_prefetch_ops = {
@@ -110,16 +117,94 @@ static u32 pcn_prefetch_window(struct remote_context *ctx, unsigned long addr)
 	return w;
 }
 
-/* Ask the origin for the page at @addr until it is not busy. */
+/*
+ * pcn.untouched: untouched pages a write fault asks for at most (0 to
+ * PCN_UNTOUCHED_MAX, 0: off); writable at run time
+ * (/sys/module/pcn/parameters/untouched).
+ */
+static unsigned int pcn_untouched = PCN_UNTOUCHED_MAX;
+
+static int pcn_untouched_set(const char *val, const struct kernel_param *kp)
+{
+	return pcn_param_set_upto(val, kp, PCN_UNTOUCHED_MAX);
+}
+
+static const struct kernel_param_ops pcn_untouched_ops = {
+	.set = pcn_untouched_set,
+	.get = param_get_uint,
+};
+module_param_cb(untouched, &pcn_untouched_ops, &pcn_untouched, 0644);
+MODULE_PARM_DESC(untouched, "untouched pages a sequential write fault asks for at most (0: off)");
+
+/*
+ * A write fault this far past where a stream's last grant ended still
+ * continues it: the pages in between may have been taken by the origin
+ * (a grant stops at the first page that is not untouched).
+ */
+#define PCN_WRITE_SLACK		(8 * PAGE_SIZE)
+
+/*
+ * How many untouched pages after @addr a write fault asks for, and in
+ * *@stream which sequential write stream it continues (or starts).  The
+ * prefetch rule, per stream so that threads filling memory side by
+ * side do not blur each other's: a fault where a stream's last grant
+ * ended doubles its window (1, 2, 4 ... up to pcn.untouched); any other
+ * fault starts a new stream, replacing the oldest, and asks for none.
+ * Only private anonymous memory has untouched pages (file pages have
+ * data); a run given to a remote that the origin's threads then use
+ * costs the origin a fault each, hence the slow start.  A heuristic:
+ * racing updates only blur it.
+ */
+static u32 pcn_untouched_window(struct remote_context *ctx,
+				struct vm_area_struct *vma, unsigned long addr,
+				unsigned int *stream)
+{
+	unsigned int max = min(READ_ONCE(pcn_untouched),
+			       pcn_grant_untouched_limit(pcn_kmsg_max_size()));
+	/* The pages after the faulting one in its VMA. */
+	unsigned long left = ((vma->vm_end - addr) >> PAGE_SHIFT) - 1;
+	struct pcn_write_stream *s;
+	unsigned long next;
+	unsigned int i, w;
+
+	for (i = 0; i < PCN_WRITE_STREAMS; i++) {
+		s = &ctx->wa[i];
+		next = READ_ONCE(s->next);
+		if (addr >= next && addr - next < PCN_WRITE_SLACK) {
+			w = READ_ONCE(s->window);
+			w = min(w ? 2 * w : 1, max);
+			WRITE_ONCE(s->window, w);
+			*stream = i;
+			return vma_is_anonymous(vma) ? min_t(unsigned long, w, left) : 0;
+		}
+	}
+	i = READ_ONCE(ctx->wa_rotor) % PCN_WRITE_STREAMS;
+	WRITE_ONCE(ctx->wa_rotor, i + 1);
+	s = &ctx->wa[i];
+	WRITE_ONCE(s->window, 0);
+	WRITE_ONCE(s->next, addr + PAGE_SIZE);
+	*stream = i;
+	return 0;
+}
+
+/*
+ * Ask the origin for the page at @addr until it is not busy; a write
+ * asks for up to @untouched untouched pages after it too.
+ */
 static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
-			  bool write, struct pcn_page_grant **grantp)
+			  bool write, u32 untouched,
+			  struct pcn_page_grant **grantp)
 {
 	struct pcn_page_req req = {
 		.hdr.type = PCN_KMSG_TYPE_PAGE_REQUEST,
 		.ctx_id = ctx->id,
 		.addr = addr,
 	};
-	u32 extra = write ? 0 : pcn_prefetch_window(ctx, addr);
+	u32 extra = write ? untouched : pcn_prefetch_window(ctx, addr);
+	/* pcn.untouched=0 turns the untouched pages off, reads' too. */
+	u32 upgrade = !write && READ_ONCE(pcn_untouched) ? PCN_PAGE_UPGRADE : 0;
+	/* Pages of data: a write grant's untouched pages come without. */
+	u32 ndata = 1 + (write ? 0 : extra);
 	struct page *place[PCN_KMSG_MAX_PAGES];
 	struct pcn_page_grant *grant;
 	struct pcn_kmsg_hdr *resp;
@@ -132,11 +217,11 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 	 * Where the transport can, the origin writes the grant's pages
 	 * straight into pages prepared here, the ones that get mapped.
 	 */
-	if (pcn_kmsg_can_place() && !pcn_kmsg_alloc_pages(place, 1 + extra))
-		nplace = 1 + extra;
+	if (pcn_kmsg_can_place() && !pcn_kmsg_alloc_pages(place, ndata))
+		nplace = ndata;
 	for (tries = 0; ; tries++) {
-		req.flags = write ? PCN_PAGE_WRITE :
-				    FIELD_PREP(PCN_PAGE_EXTRA, extra);
+		req.flags = (write ? PCN_PAGE_WRITE : upgrade) |
+			    FIELD_PREP(PCN_PAGE_EXTRA, extra);
 		if (tries >= PCN_PAGE_TRIES)
 			req.flags |= PCN_PAGE_WAIT;
 		err = pcn_kmsg_request_into(ctx->origin_nid, &req, sizeof(req),
@@ -145,8 +230,10 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 		if (err)
 			goto out;
 		grant = (struct pcn_page_grant *)resp;
+		/* A read may be answered as a write: an untouched page. */
 		if (grant->ctx_id != ctx->id || grant->addr != addr ||
-		    grant->write != write)
+		    grant->write > 1 || (write && !grant->write) ||
+		    (!write && grant->write && !upgrade))
 			goto bad;
 		if (grant->error == -EAGAIN && !(req.flags & PCN_PAGE_WAIT)) {
 			pcn_kmsg_done(resp);
@@ -160,10 +247,15 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 			pcn_kmsg_done(resp);
 			goto out;
 		}
-		/* The page and each read copy: a name and a page of data. */
+		/*
+		 * The page and each read copy: a name and a page of data;
+		 * each untouched page: a name.
+		 */
 		if (grant->extra > extra ||
-		    resp->size != PCN_GRANT_SIZE(grant->extra) ||
-		    resp->npages != 1 + grant->extra ||
+		    resp->size != (grant->write ?
+				   PCN_GRANT_UNTOUCHED_SIZE(grant->extra) :
+				   PCN_GRANT_SIZE(grant->extra)) ||
+		    resp->npages != 1 + (grant->write ? 0 : grant->extra) ||
 		    !grant->version || grant->version >= LONG_MAX)
 			goto bad;
 		for (i = 0; i < grant->extra; i++)
@@ -227,25 +319,72 @@ static void pcn_fault_finish(struct remote_context *ctx, unsigned long idx,
 }
 
 /*
- * Map the read copies of the pages after the faulting one that came in
- * @f's grant, where nothing else is under way: the pages are in the
- * faulting page's VMA, no VMA was dropped since the request, and the
- * stale check of pcn_install_page() orders each against invalidations.
+ * The untouched pages of write grant @grant, just received: each one's
+ * grant version is kept in ctx->untouched until it is mapped here, so
+ * that a revocation that finds nothing mapped knows its data is zero
+ * (pcn_inval_page()); then the grants are recorded, which lets such a
+ * revocation go on.
  */
-static void pcn_prefetch_install(struct remote_context *ctx,
-				 struct vm_area_struct *vma,
-				 struct pcn_fault *f)
+static void pcn_untouched_received(struct remote_context *ctx,
+				   const struct pcn_page_grant *grant)
 {
-	struct pcn_page_extra *x = f->grant->x;
+	const struct pcn_page_extra *x = grant->x;
+	unsigned long idx;
+	void *e;
+	u32 i;
+
+	for (i = 0; i < grant->extra; i++, x++) {
+		idx = x->addr >> PAGE_SHIFT;
+		if (xa_err(xa_store(&ctx->untouched, idx,
+				    xa_mk_value(x->version), GFP_KERNEL)))
+			pr_warn_ratelimited("page %llx of process %d: no memory to note it untouched\n",
+					    x->addr, ctx->tgid);
+		xa_lock(&ctx->grants);
+		e = xa_load(&ctx->grants, idx);
+		if ((!e || xa_to_value(e) < x->version) &&
+		    xa_err(__xa_store(&ctx->grants, idx,
+				      xa_mk_value(x->version), GFP_KERNEL)))
+			pr_warn_ratelimited("page %llx of process %d: no memory to record its grant\n",
+					    x->addr, ctx->tgid);
+		xa_unlock(&ctx->grants);
+	}
+	if (grant->extra)
+		wake_up_all(&ctx->wq);
+}
+
+/* Forget untouched page @idx's note if it is @e (a value entry). */
+static void pcn_untouched_forget(struct remote_context *ctx,
+				 unsigned long idx, void *e)
+{
+	xa_cmpxchg(&ctx->untouched, idx, e, NULL, 0);
+}
+
+/*
+ * Map the pages after the faulting one that came in @f's grant, where
+ * nothing else is under way: the pages are in the faulting page's VMA,
+ * no VMA was dropped since the request, and the stale check of
+ * pcn_install_page() orders each against invalidations.  A read grant's
+ * are read copies, their data received straight into the pages mapped;
+ * a write grant's are untouched pages, mapped zeroed and writable, each
+ * losing its note once mapped (a revocation then takes the page's
+ * data).  A page skipped (busy here) stays noted as untouched.
+ */
+static void pcn_extras_install(struct remote_context *ctx,
+			       struct vm_area_struct *vma,
+			       struct pcn_fault *f)
+{
+	struct pcn_page_grant *grant = f->grant;
+	struct pcn_page_extra *x = grant->x;
 	spinlock_t *ptl;	/* the page table lock */
+	struct page *page;
+	bool busy, mapped;
 	unsigned long a;
-	bool busy;
 	pte_t *pte;
 	u32 i;
 
 	if (atomic_read(&ctx->vma_drops) != f->drops)
 		return;
-	for (i = 0; i < f->grant->extra; i++, x++) {
+	for (i = 0; i < grant->extra; i++, x++) {
 		a = x->addr;
 		if (a < vma->vm_start || a >= vma->vm_end)
 			return;
@@ -257,12 +396,29 @@ static void pcn_prefetch_install(struct remote_context *ctx,
 		}
 		if (busy)
 			continue;
-		/* Its data arrived straight into the page mapped. */
-		if (pcn_install_page(vma, a,
-				     pcn_kmsg_take_page(&f->grant->hdr, i + 1),
-				     false, ctx, x->version) & VM_FAULT_OOM)
+		if (grant->write)
+			page = alloc_page_vma(GFP_HIGHUSER_MOVABLE | __GFP_ZERO,
+					      vma, a);
+		else
+			page = pcn_kmsg_take_page(&grant->hdr, i + 1);
+		if (!page ||
+		    pcn_install_page(vma, a, page, grant->write, ctx,
+				     x->version) & VM_FAULT_OOM)
 			return;
-		pcn_fault_account(PCN_FAULT_PREFETCH, 0);
+		if (!grant->write) {
+			pcn_fault_account(PCN_FAULT_PREFETCH, 0);
+			continue;
+		}
+		/* Mapped, not refused as stale: the note has done its job. */
+		pte = pcn_pte_lock(vma->vm_mm, a, &ptl);
+		mapped = pte && pte_present(*pte);
+		if (pte)
+			pte_unmap_unlock(pte, ptl);
+		if (!mapped)
+			continue;
+		pcn_untouched_forget(ctx, a >> PAGE_SHIFT,
+				     xa_mk_value(x->version));
+		pcn_fault_account(PCN_FAULT_UNTOUCHED, 0);
 	}
 }
 
@@ -286,7 +442,7 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 				       pcn_kmsg_take_page(&grant->hdr, 0),
 				       grant->write, ctx, grant->version);
 		if (grant->extra)
-			pcn_prefetch_install(ctx, vma, f);
+			pcn_extras_install(ctx, vma, f);
 		break;
 	case -EINTR:
 		break;		/* its requester was killed: ask again */
@@ -319,6 +475,8 @@ vm_fault_t pcn_remote_fault(struct remote_context *ctx,
 	struct pcn_fault *f, *cur;
 	spinlock_t *ptl;	/* the page table lock */
 	pte_t *pte, entry;
+	unsigned int stream = 0;
+	u32 untouched;
 	vm_fault_t ret;
 	u64 t0;
 	int err;
@@ -398,11 +556,18 @@ again:
 			goto again;
 		return VM_FAULT_OOM;
 	}
+	untouched = write ? pcn_untouched_window(ctx, vma, addr, &stream) : 0;
 	if (can_drop)
 		mmap_read_unlock(mm);
 
 	t0 = ktime_get_ns();
-	err = pcn_page_fetch(ctx, addr, write, &grant);
+	err = pcn_page_fetch(ctx, addr, write, untouched, &grant);
+	if (!err && grant->write)
+		pcn_untouched_received(ctx, grant);
+	/* The stream goes on where this grant ends. */
+	if (!err && write)
+		WRITE_ONCE(ctx->wa[stream].next,
+			   addr + (grant->extra + 1) * PAGE_SIZE);
 	/* Room for the version, taken before the spinlock below. */
 	if (grant && xa_reserve(&ctx->grants, idx, GFP_KERNEL))
 		err = -ENOMEM;
@@ -506,6 +671,29 @@ static void pcn_inval_record(struct remote_context *ctx, unsigned long idx,
 }
 
 /*
+ * Revocation @e of page @idx found nothing mapped here: if the grant it
+ * takes back was of an untouched page that was never mapped, the data
+ * is zero, put in @data when wanted.  Any note older than the
+ * revocation goes.  Returns whether this node had the page.
+ */
+static bool pcn_untouched_taken(struct remote_context *ctx,
+				unsigned long idx,
+				const struct pcn_page_inval_entry *e,
+				struct page *data)
+{
+	void *u = xa_load(&ctx->untouched, idx);
+	bool had;
+
+	if (!u || xa_to_value(u) >= e->version)
+		return false;
+	had = e->grant && xa_to_value(u) == e->grant;
+	if (had && (e->addr & PCN_INVAL_WANT_DATA))
+		clear_highpage(data);
+	pcn_untouched_forget(ctx, idx, u);
+	return had;
+}
+
+/*
  * Drop this node's copy of the page of entry @e.  When its data is
  * wanted, *@data is a private page to copy it into, replaced by the
  * page of an answer not mapped yet (no copy at all).  Returns the
@@ -577,6 +765,8 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 			had = !pcn_take_pte(vma, addr, kaddr, true);
 			if (kaddr)
 				kunmap_local(kaddr);
+			if (!had && !taken)
+				had = pcn_untouched_taken(ctx, idx, e, *data);
 		}
 		mmap_read_unlock(mm);
 		mmput(mm);
@@ -671,6 +861,10 @@ static int __init pcn_page_client_init(void)
 	int ret;
 
 	BUILD_BUG_ON(PCN_GRANT_SIZE_MAX > PCN_KMSG_MAX_SIZE);
+	/* A write grant fits where the largest read grant does. */
+	BUILD_BUG_ON(PCN_GRANT_UNTOUCHED_SIZE(PCN_UNTOUCHED_MAX) >
+		     PCN_GRANT_SIZE_MAX);
+	BUILD_BUG_ON(FIELD_MAX(PCN_PAGE_EXTRA) < PCN_UNTOUCHED_MAX);
 	BUILD_BUG_ON(PCN_INVAL_ACK_SIZE(PCN_INVAL_MAX, PCN_INVAL_DATA_MAX) >
 		     PCN_KMSG_MAX_SIZE);
 	ret = pcn_kmsg_register_response(PCN_KMSG_TYPE_PAGE_GRANT,

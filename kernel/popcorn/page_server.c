@@ -38,6 +38,7 @@
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/userfaultfd_k.h>
 #include <linux/xarray.h>
 #include <popcorn/hooks.h>
 #include <popcorn/nodes.h>
@@ -344,7 +345,87 @@ static u32 pcn_page_prefetch(struct remote_context *ctx, struct mm_struct *mm,
 }
 
 /*
- * A remote's request for a page (PAGE_REQUEST).  A page busy with
+ * Untouched pages: after a write grant of @addr to @nid, up to @n of
+ * the pages that follow it in its VMA that no node has ever had (no
+ * directory entry, nothing ever mapped here), given writable to @nid
+ * as pcn_page_grant() gives a page for writing, but without data: a
+ * private anonymous page no one touched is zero.  A thread filling
+ * fresh memory at a remote (a new heap or arena, a table it clears)
+ * then asks once for a run of pages, not once a page.  It stops at the
+ * first page that is not untouched or is busy.  Returns how many it
+ * gave, named in @x.
+ */
+/*
+ * Whether @vma can have untouched pages: private anonymous memory
+ * (file pages have data), writable, not watched by a userfaultfd
+ * (which wants to see every first fault).
+ */
+static bool pcn_vma_untouchable(struct vm_area_struct *vma)
+{
+	return vma && vma_is_anonymous(vma) && !userfaultfd_armed(vma) &&
+	       (vma->vm_flags & VM_WRITE) && pcn_vma_distributable(vma);
+}
+
+/*
+ * Page @addr, whose handle the caller owns, is untouched: no node ever
+ * had it.  A remote's read of it is then given it for writing, as the
+ * untouched pages after a write fault are: its first write asks again
+ * otherwise.
+ */
+static bool pcn_page_is_untouched(struct remote_context *ctx,
+				  struct mm_struct *mm, unsigned long addr)
+{
+	return pcn_vma_untouchable(vma_lookup(mm, addr)) &&
+	       !xa_load(&ctx->pages, addr >> PAGE_SHIFT) &&
+	       pcn_pte_untouched(mm, addr);
+}
+
+static u32 pcn_page_untouched(struct remote_context *ctx,
+			      struct mm_struct *mm, int nid,
+			      unsigned long addr, u32 n,
+			      struct pcn_page_extra *x)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	unsigned long idx;
+	struct pcn_fault *f;
+	u64 version;
+	u32 given;
+
+	if (!pcn_vma_untouchable(vma))
+		return 0;
+	for (given = 0; given < n; given++, x++) {
+		addr += PAGE_SIZE;
+		idx = addr >> PAGE_SHIFT;
+		if (addr >= vma->vm_end)
+			break;
+		f = pcn_page_lock(ctx, idx, false);
+		if (IS_ERR(f))
+			break;
+		version = 0;
+		/* Under the handle: no fault here can map it meanwhile. */
+		if (!xa_load(&ctx->pages, idx) && pcn_pte_untouched(mm, addr) &&
+		    !pcn_dir_set(ctx, idx, BIT(nid) | PCN_PG_WRITER)) {
+			version = atomic64_inc_return(&ctx->version);
+			/* A later pull waits for this grant (page_client.c). */
+			if (xa_err(xa_store(&ctx->grants, idx,
+					    xa_mk_value(version), GFP_KERNEL))) {
+				xa_erase(&ctx->pages, idx);
+				version = 0;
+			}
+		}
+		pcn_page_unlock(ctx, idx, f);
+		if (!version)
+			break;
+		x->addr = addr;
+		x->version = version;
+		pcn_fault_account(PCN_FAULT_UNTOUCHED_GIVEN, 0);
+	}
+	return given;
+}
+
+/*
+ * A remote's request for a page (PAGE_REQUEST); a read of an untouched
+ * page is answered as a write (pcn_page_is_untouched()).  A page busy with
  * another operation is refused with -EAGAIN, which the remote retries
  * with a growing delay, unless the request says it waited long enough
  * (PCN_PAGE_WAIT): it then queues behind the operation.
@@ -361,10 +442,11 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	struct page *pages[1 + PCN_PREFETCH_MAX] = {};
 	struct mm_struct *mm;
 	struct pcn_fault *f;
+	size_t max = pcn_kmsg_max_size();
 	u64 version = 0;
 	int err = -ESRCH;
 
-	if (extra > PCN_PREFETCH_MAX || write)
+	if (extra > (write ? PCN_UNTOUCHED_MAX : PCN_PREFETCH_MAX))
 		extra = 0;		/* refused below if asked for */
 	resp = kzalloc(PCN_GRANT_FRONT(extra), GFP_KERNEL);
 	if (!resp || pcn_kmsg_alloc_pages(pages, 1)) {
@@ -391,12 +473,23 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	if (IS_ERR(f)) {
 		err = PTR_ERR(f);
 	} else {
+		if (!write && (req->flags & PCN_PAGE_UPGRADE) &&
+		    pcn_page_is_untouched(ctx, mm, addr)) {
+			write = true;
+			pcn_fault_account(PCN_FAULT_UNTOUCHED_GIVEN, 0);
+		}
 		err = pcn_page_grant(ctx, mm, nid, addr, write, pages[0],
 				     &version);
 		atomic64_inc(&ctx->faults_served);
 		pcn_page_unlock(ctx, addr >> PAGE_SHIFT, f);
-		extra = min(extra, pcn_prefetch_max());
-		if (!err && extra)
+		if (write)
+			extra = min(extra, pcn_grant_untouched_limit(max));
+		else
+			extra = min(extra, pcn_prefetch_max());
+		if (!err && extra && write)
+			given = pcn_page_untouched(ctx, mm, nid, addr, extra,
+						   resp->x);
+		if (!err && extra && !write)
 			given = pcn_page_prefetch(ctx, mm, nid, addr, extra,
 						  resp->x, pages + 1);
 	}
@@ -411,9 +504,10 @@ reply:
 	resp->write = write;
 	resp->version = version;
 	resp->extra = given;
+	/* The data: the page, and a read grant's copies. */
 	pcn_kmsg_reply_pages(nid, msg, resp,
 			     err ? PCN_GRANT_HDR : PCN_GRANT_FRONT(given),
-			     pages, err ? 0 : 1 + given);
+			     pages, err ? 0 : 1 + (write ? 0 : given));
 	if (resp != &nomem)
 		kfree(resp);
 	for (i = 0; i < ARRAY_SIZE(pages); i++)

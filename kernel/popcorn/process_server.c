@@ -157,6 +157,7 @@ static void pcn_context_init(struct remote_context *ctx)
 	xa_init(&ctx->pages);
 	xa_init(&ctx->grants);
 	xa_init(&ctx->faults);
+	xa_init(&ctx->untouched);
 	lockdep_set_class(&ctx->pages.xa_lock, &pcn_pages_lock_key);
 	lockdep_set_class(&ctx->grants.xa_lock, &pcn_grants_lock_key);
 	lockdep_set_class(&ctx->faults.xa_lock, &pcn_faults_lock_key);
@@ -172,6 +173,7 @@ static void pcn_context_release(struct kref *kref)
 	pcn_pages_release(ctx);
 	xa_destroy(&ctx->pages);
 	xa_destroy(&ctx->grants);
+	xa_destroy(&ctx->untouched);
 	if (ctx->mm)
 		mmdrop(ctx->mm);
 	if (ctx->at_origin) {

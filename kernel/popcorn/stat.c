@@ -44,6 +44,8 @@ static const char * const pcn_fault_names[PCN_FAULT_NR] = {
 	[PCN_FAULT_RETRY]		= "retry",
 	[PCN_FAULT_RELEASE]		= "release",
 	[PCN_FAULT_PREFETCH]		= "prefetched",
+	[PCN_FAULT_UNTOUCHED_GIVEN]	= "untouched_given",
+	[PCN_FAULT_UNTOUCHED]		= "untouched",
 };
 
 void pcn_fault_account(enum pcn_fault_kind kind, u64 ns)

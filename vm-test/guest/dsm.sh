@@ -29,6 +29,17 @@ if [ "$nid" = 0 ]; then
 	[ $rc -eq 139 ]
 	tap $? "a range made read-only at node 1 gives SIGSEGV to a write at node 2 (status $rc)"
 
+	# Fresh memory filled at a remote: untouched pages come in runs
+	# (page-server.rst), whatever races with them.
+	r0=$(stat_type page_request recv)
+	g0=$(stat_key fault untouched_given)
+	/bin/test_untouched 1 2048
+	tap $? "test_untouched exited 0"
+	r=$(($(stat_type page_request recv) - r0))
+	g=$(($(stat_key fault untouched_given) - g0))
+	[ "$g" -ge 1024 ] && [ "$r" -le 512 ]
+	tap $? "2048 fresh pages filled at node 1: $r page requests, $g untouched pages given with them"
+
 	start=$(date +%s)
 	/bin/test_dsm 3 "${iters:-2000}" > /tmp/dsm.out
 	tap $? "test_dsm exited 0 ($(($(date +%s) - start))s)"
