@@ -151,7 +151,7 @@ scale_cmdline() {
 	     "pcn_scale_kib=${BENCH_SCALE_KIB:-8192}" \
 	     "pcn_scale_events=${BENCH_SCALE_EVENTS:-2000}"
 }
-SCALE_PROGS="xz zstd pigz 7z sysbench_cpu sysbench_threads"
+SCALE_PROGS="spin xz zstd pigz 7z sysbench_cpu sysbench_threads"
 for transport in ${TRANSPORTS:-tcp}; do
 	part scale || continue
 	[ "${transport%-copy}" = "$transport" ] || continue

@@ -4,7 +4,8 @@
 # vCPU each) by "popcorn run --nodes 0-1", in turn, pcn_scale_reps
 # times, in one boot.  Two worker threads: placement puts one on each
 # node, the main thread stays at the origin.  Every spread run's result
-# is checked against the one-node run's.
+# is checked against the one-node run's.  First bench_spin, two threads
+# that share nothing: the ceiling of these guests on this host.
 #
 # Figures ("# bench NAME UNIT COUNT MEAN P50 MAX", read by
 # vm-test/bench.sh), per program P:
@@ -21,7 +22,8 @@
 #                                   all spread runs
 # Parameters (kernel command line): pcn_scale_reps (3), pcn_scale_kib
 # (input of the compressors, 8192), pcn_scale_events (sysbench cpu
-# events, 2000), pcn_scale_limit (seconds a run may take, 300).
+# events, 2000), pcn_scale_spin (bench_spin's iterations per thread,
+# 150000000), pcn_scale_limit (seconds a run may take, 300).
 . /tests/lib.sh
 
 nid=$(cmdline_param pcn.nid)
@@ -31,6 +33,7 @@ param() {	# param NAME DEFAULT
 REPS=$(param reps 3)
 KIB=$(param kib 8192)
 EVENTS=$(param events 2000)
+SPIN=$(param spin 150000000)
 LIMIT=$(param limit 300)
 
 wait_all_online 2 120
@@ -154,6 +157,9 @@ rm -f /tmp/7z.bz2
 EOF7
 same_7z() { cmp -s "$1" "$2" && /usr/bin/7z x -so /tmp/7z.bz2 2>/dev/null | cmp -s - /tmp/in; }
 
+# The ceiling: two threads that share nothing.
+same_out() { cmp -s "$1" "$2"; }
+bench spin same_out /bin/bench_spin 2 $SPIN
 bench xz same_xz /usr/bin/xz -T2 -3 --block-size=1048576 -c /tmp/in
 bench zstd same_zstd /usr/bin/zstd -q -T2 -9 -B1048576 -c /tmp/in
 bench pigz same_pigz /usr/bin/pigz -p 2 -9 -b 1024 -c /tmp/in
