@@ -19,11 +19,11 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <popcorn/hooks.h>
+#include <popcorn/nodes.h>
+#include <popcorn/pcn_kmsg.h>
 
 /* Sequential write streams a remote follows per process (page_client.c). */
 #define PCN_WRITE_STREAMS	4
-#include <popcorn/nodes.h>
-#include <popcorn/pcn_kmsg.h>
 
 struct pcn_remote_worker;
 struct seq_file;

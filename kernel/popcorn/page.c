@@ -265,6 +265,13 @@ vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
 	lru_cache_add_inactive_or_unevictable(page, vma);
 	set_pte_at(mm, addr, pte, entry);
 	update_mmu_cache(vma, addr, pte);
+	/*
+	 * Under the lock, so that a revocation finds either the page or the
+	 * note: an untouched note no newer than this grant is void once the
+	 * page is mapped (page_client.c).
+	 */
+	if (rctx)
+		pcn_untouched_forget(rctx, addr >> PAGE_SHIFT, version);
 	pte_unmap_unlock(pte, ptl);
 	return VM_FAULT_NOPAGE;
 oom:

@@ -86,6 +86,13 @@ vm_fault_t pcn_install_page(struct vm_area_struct *vma, unsigned long addr,
 unsigned int pcn_prefetch_max(void);
 
 /*
+ * Remote: forget page @idx's untouched note if it is no newer than grant
+ * @version; takes the note xarray's lock (any context).
+ */
+void pcn_untouched_forget(struct remote_context *rctx, unsigned long idx,
+			  u64 version);
+
+/*
  * No page has ever been mapped at @addr of @mm: no page table, or a
  * PTE that is none.  Called with the mmap lock held.
  */

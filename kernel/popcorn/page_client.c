@@ -148,8 +148,11 @@ MODULE_PARM_DESC(untouched, "untouched pages a sequential write fault asks for a
  * *@stream which sequential write stream it continues (or starts).  The
  * prefetch rule, per stream so that threads filling memory side by
  * side do not blur each other's: a fault where a stream's last grant
- * ended doubles its window (1, 2, 4 ... up to pcn.untouched); any other
- * fault starts a new stream, replacing the oldest, and asks for none.
+ * ended, or a few pages past it, doubles its window (1, 2, 4 ... up to
+ * pcn.untouched); any other fault starts a new stream, replacing the
+ * oldest, and asks for none.  The slack bounds what a strided writer
+ * costs: one that skips more than PCN_WRITE_SLACK never continues a
+ * stream, so at least one page in eight of a run is written.
  * Only private anonymous memory has untouched pages (file pages have
  * data); a run given to a remote that the origin's threads then use
  * costs the origin a fault each, hence the slow start.  A heuristic:
@@ -188,6 +191,73 @@ static u32 pcn_untouched_window(struct remote_context *ctx,
 }
 
 /*
+ * Room for the untouched notes and grant versions of the @n pages after
+ * @idx, reserved before asking for them, so that receiving them needs
+ * no memory: a page given without its note would have no data to give
+ * back.  Returns how many have room.
+ */
+static u32 pcn_untouched_reserve(struct remote_context *ctx,
+				 unsigned long idx, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (xa_reserve(&ctx->untouched, idx + 1 + i, GFP_KERNEL))
+			break;
+		if (xa_reserve(&ctx->grants, idx + 1 + i, GFP_KERNEL)) {
+			xa_release(&ctx->untouched, idx + 1 + i);
+			break;
+		}
+	}
+	return i;
+}
+
+/* Give back the room of pages @from to @n after @idx, not granted. */
+static void pcn_untouched_unreserve(struct remote_context *ctx,
+				    unsigned long idx, u32 from, u32 n)
+{
+	for (; from < n; from++) {
+		xa_release(&ctx->untouched, idx + 1 + from);
+		xa_release(&ctx->grants, idx + 1 + from);
+	}
+}
+
+/*
+ * The untouched pages of write grant @grant, just received: each one's
+ * grant version is kept in ctx->untouched until it is mapped here, so
+ * that a revocation that finds nothing mapped knows its data is zero
+ * (pcn_inval_page()); then the grants are recorded, which lets such a
+ * revocation go on.
+ */
+static void pcn_untouched_received(struct remote_context *ctx,
+				   const struct pcn_page_grant *grant)
+{
+	const struct pcn_page_extra *x = grant->x;
+	unsigned long idx;
+	void *e;
+	u32 i;
+
+	for (i = 0; i < grant->extra; i++, x++) {
+		idx = x->addr >> PAGE_SHIFT;
+		/* Room was reserved before the request. */
+		if (xa_err(xa_store(&ctx->untouched, idx,
+				    xa_mk_value(x->version), GFP_KERNEL)))
+			pr_warn_ratelimited("page %llx of process %d: no memory to note it untouched\n",
+					    x->addr, ctx->tgid);
+		xa_lock(&ctx->grants);
+		e = xa_load(&ctx->grants, idx);
+		if ((!e || xa_to_value(e) < x->version) &&
+		    xa_err(__xa_store(&ctx->grants, idx,
+				      xa_mk_value(x->version), GFP_KERNEL)))
+			pr_warn_ratelimited("page %llx of process %d: no memory to record its grant\n",
+					    x->addr, ctx->tgid);
+		xa_unlock(&ctx->grants);
+	}
+	if (grant->extra)
+		wake_up_all(&ctx->wq);
+}
+
+/*
  * Ask the origin for the page at @addr until it is not busy; a write
  * asks for up to @untouched untouched pages after it too.
  */
@@ -203,15 +273,22 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 	u32 extra = write ? untouched : pcn_prefetch_window(ctx, addr);
 	/* pcn.untouched=0 turns the untouched pages off, reads' too. */
 	u32 upgrade = !write && READ_ONCE(pcn_untouched) ? PCN_PAGE_UPGRADE : 0;
-	/* Pages of data: a write grant's untouched pages come without. */
-	u32 ndata = 1 + (write ? 0 : extra);
 	struct page *place[PCN_KMSG_MAX_PAGES];
-	struct pcn_page_grant *grant;
+	unsigned long idx = addr >> PAGE_SHIFT;
+	struct pcn_page_grant *grant = NULL;
 	struct pcn_kmsg_hdr *resp;
 	unsigned int nplace = 0;
+	u32 i, ndata, reserved = 0;
 	unsigned long us;
 	int tries, err;
-	u32 i;
+
+	/* Any grant with pages after this one may be of untouched ones. */
+	if (write || upgrade) {
+		reserved = pcn_untouched_reserve(ctx, idx, extra);
+		extra = reserved;
+	}
+	/* Pages of data: a write grant's untouched pages come without. */
+	ndata = 1 + (write ? 0 : extra);
 
 	/*
 	 * Where the transport can, the origin writes the grant's pages
@@ -266,6 +343,8 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 		if (!write)
 			WRITE_ONCE(ctx->ra_next,
 				   addr + (grant->extra + 1) * PAGE_SIZE);
+		if (grant->write)
+			pcn_untouched_received(ctx, grant);
 		*grantp = grant;
 		err = 0;
 		goto out;
@@ -279,6 +358,8 @@ out:
 	/* A grant placed in them holds references of its own. */
 	for (i = 0; i < nplace; i++)
 		put_page(place[i]);
+	pcn_untouched_unreserve(ctx, idx, err || !grant->write ? 0 :
+				grant->extra, reserved);
 	return err;
 }
 
@@ -318,45 +399,16 @@ static void pcn_fault_finish(struct remote_context *ctx, unsigned long idx,
 	wake_up_all(&ctx->wq);
 }
 
-/*
- * The untouched pages of write grant @grant, just received: each one's
- * grant version is kept in ctx->untouched until it is mapped here, so
- * that a revocation that finds nothing mapped knows its data is zero
- * (pcn_inval_page()); then the grants are recorded, which lets such a
- * revocation go on.
- */
-static void pcn_untouched_received(struct remote_context *ctx,
-				   const struct pcn_page_grant *grant)
+void pcn_untouched_forget(struct remote_context *ctx, unsigned long idx,
+			  u64 version)
 {
-	const struct pcn_page_extra *x = grant->x;
-	unsigned long idx;
-	void *e;
-	u32 i;
+	void *u;
 
-	for (i = 0; i < grant->extra; i++, x++) {
-		idx = x->addr >> PAGE_SHIFT;
-		if (xa_err(xa_store(&ctx->untouched, idx,
-				    xa_mk_value(x->version), GFP_KERNEL)))
-			pr_warn_ratelimited("page %llx of process %d: no memory to note it untouched\n",
-					    x->addr, ctx->tgid);
-		xa_lock(&ctx->grants);
-		e = xa_load(&ctx->grants, idx);
-		if ((!e || xa_to_value(e) < x->version) &&
-		    xa_err(__xa_store(&ctx->grants, idx,
-				      xa_mk_value(x->version), GFP_KERNEL)))
-			pr_warn_ratelimited("page %llx of process %d: no memory to record its grant\n",
-					    x->addr, ctx->tgid);
-		xa_unlock(&ctx->grants);
-	}
-	if (grant->extra)
-		wake_up_all(&ctx->wq);
-}
-
-/* Forget untouched page @idx's note if it is @e (a value entry). */
-static void pcn_untouched_forget(struct remote_context *ctx,
-				 unsigned long idx, void *e)
-{
-	xa_cmpxchg(&ctx->untouched, idx, e, NULL, 0);
+	xa_lock(&ctx->untouched);
+	u = xa_load(&ctx->untouched, idx);
+	if (u && xa_to_value(u) <= version)
+		__xa_erase(&ctx->untouched, idx);
+	xa_unlock(&ctx->untouched);
 }
 
 /*
@@ -366,8 +418,10 @@ static void pcn_untouched_forget(struct remote_context *ctx,
  * pcn_install_page() orders each against invalidations.  A read grant's
  * are read copies, their data received straight into the pages mapped;
  * a write grant's are untouched pages, mapped zeroed and writable, each
- * losing its note once mapped (a revocation then takes the page's
- * data).  A page skipped (busy here) stays noted as untouched.
+ * losing its note as it is mapped (a revocation then takes the page's
+ * data).  A page skipped (busy here, or no memory: they are a bonus)
+ * stays noted as untouched.  Called after @f's handle is let go, so
+ * that a revocation of the faulting page does not wait for these.
  */
 static void pcn_extras_install(struct remote_context *ctx,
 			       struct vm_area_struct *vma,
@@ -377,9 +431,9 @@ static void pcn_extras_install(struct remote_context *ctx,
 	struct pcn_page_extra *x = grant->x;
 	spinlock_t *ptl;	/* the page table lock */
 	struct page *page;
-	bool busy, mapped;
 	unsigned long a;
 	pte_t *pte;
+	bool busy;
 	u32 i;
 
 	if (atomic_read(&ctx->vma_drops) != f->drops)
@@ -397,28 +451,18 @@ static void pcn_extras_install(struct remote_context *ctx,
 		if (busy)
 			continue;
 		if (grant->write)
-			page = alloc_page_vma(GFP_HIGHUSER_MOVABLE | __GFP_ZERO,
-					      vma, a);
+			page = alloc_page_vma(GFP_HIGHUSER_MOVABLE | __GFP_ZERO |
+					      __GFP_NOWARN, vma, a);
 		else
 			page = pcn_kmsg_take_page(&grant->hdr, i + 1);
 		if (!page ||
 		    pcn_install_page(vma, a, page, grant->write, ctx,
 				     x->version) & VM_FAULT_OOM)
 			return;
-		if (!grant->write) {
+		if (!grant->write)
 			pcn_fault_account(PCN_FAULT_PREFETCH, 0);
-			continue;
-		}
-		/* Mapped, not refused as stale: the note has done its job. */
-		pte = pcn_pte_lock(vma->vm_mm, a, &ptl);
-		mapped = pte && pte_present(*pte);
-		if (pte)
-			pte_unmap_unlock(pte, ptl);
-		if (!mapped)
-			continue;
-		pcn_untouched_forget(ctx, a >> PAGE_SHIFT,
-				     xa_mk_value(x->version));
-		pcn_fault_account(PCN_FAULT_UNTOUCHED, 0);
+		else if (!xa_load(&ctx->untouched, a >> PAGE_SHIFT))
+			pcn_fault_account(PCN_FAULT_UNTOUCHED, 0);
 	}
 }
 
@@ -441,8 +485,6 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 		ret = pcn_install_page(vma, addr,
 				       pcn_kmsg_take_page(&grant->hdr, 0),
 				       grant->write, ctx, grant->version);
-		if (grant->extra)
-			pcn_extras_install(ctx, vma, f);
 		break;
 	case -EINTR:
 		break;		/* its requester was killed: ask again */
@@ -455,6 +497,10 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 out:
 	refcount_inc(&f->ref);
 	pcn_fault_finish(ctx, addr >> PAGE_SHIFT, f);
+	/* Our reference keeps the grant, which no one else takes now. */
+	if (!f->dropped && !f->error && grant->extra &&
+	    !(ret & VM_FAULT_ERROR))
+		pcn_extras_install(ctx, vma, f);
 	pcn_fault_put(f);
 	return ret;
 }
@@ -562,8 +608,6 @@ again:
 
 	t0 = ktime_get_ns();
 	err = pcn_page_fetch(ctx, addr, write, untouched, &grant);
-	if (!err && grant->write)
-		pcn_untouched_received(ctx, grant);
 	/* The stream goes on where this grant ends. */
 	if (!err && write)
 		WRITE_ONCE(ctx->wa[stream].next,
@@ -648,6 +692,8 @@ void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
 	struct pcn_fault *f;
 	unsigned long idx;
 
+	void *u;
+
 	if (end <= start)
 		return;
 	xa_lock(&ctx->faults);
@@ -655,6 +701,12 @@ void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
 			  (end - 1) >> PAGE_SHIFT)
 		f->dropped = true;
 	xa_unlock(&ctx->faults);
+	/* Nor is a page of the old mapping untouched in a new one. */
+	xa_lock(&ctx->untouched);
+	xa_for_each_range(&ctx->untouched, idx, u, start >> PAGE_SHIFT,
+			  (end - 1) >> PAGE_SHIFT)
+		__xa_erase(&ctx->untouched, idx);
+	xa_unlock(&ctx->untouched);
 }
 
 /* No grant older than invalidation @version of page @idx is installed. */
@@ -671,25 +723,28 @@ static void pcn_inval_record(struct remote_context *ctx, unsigned long idx,
 }
 
 /*
- * Revocation @e of page @idx found nothing mapped here: if the grant it
- * takes back was of an untouched page that was never mapped, the data
- * is zero, put in @data when wanted.  Any note older than the
- * revocation goes.  Returns whether this node had the page.
+ * Revocation @e of page @idx: any untouched note older than it goes.
+ * If it found nothing mapped here (@found false) and the grant it takes
+ * back was of an untouched page never mapped, the data is zero, put in
+ * @data when wanted.  Returns whether the note says this node had the
+ * page.  Called with the mmap lock held: an install that maps the page
+ * drops its note under the page table lock, and one that has not yet
+ * is refused as stale now.
  */
 static bool pcn_untouched_taken(struct remote_context *ctx,
 				unsigned long idx,
 				const struct pcn_page_inval_entry *e,
-				struct page *data)
+				bool found, struct page *data)
 {
 	void *u = xa_load(&ctx->untouched, idx);
 	bool had;
 
 	if (!u || xa_to_value(u) >= e->version)
 		return false;
-	had = e->grant && xa_to_value(u) == e->grant;
+	had = !found && e->grant && xa_to_value(u) == e->grant;
 	if (had && (e->addr & PCN_INVAL_WANT_DATA))
 		clear_highpage(data);
-	pcn_untouched_forget(ctx, idx, u);
+	pcn_untouched_forget(ctx, idx, e->version - 1);
 	return had;
 }
 
@@ -713,7 +768,7 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 	u64 t0 = ktime_get_ns();
 	struct mm_struct *mm;
 	struct page *page;
-	bool had = false;
+	bool had = false, late;
 	void *kaddr;
 
 	if ((e->addr & ~PAGE_MASK & ~PCN_INVAL_WANT_DATA) ||
@@ -758,16 +813,18 @@ static u64 pcn_inval_page(struct remote_context *ctx,
 		mmap_read_lock(mm);
 		vma = vma_lookup(mm, addr);
 		/* The lock may have taken long: the same rule. */
-		if (want && !taken && time_after_eq(jiffies, deadline))
-			vma = NULL;
-		if (vma && pcn_vma_distributable(vma)) {
+		late = want && !taken && time_after_eq(jiffies, deadline);
+		if (!late && vma && pcn_vma_distributable(vma)) {
 			kaddr = want && !taken ? kmap_local_page(*data) : NULL;
 			had = !pcn_take_pte(vma, addr, kaddr, true);
 			if (kaddr)
 				kunmap_local(kaddr);
-			if (!had && !taken)
-				had = pcn_untouched_taken(ctx, idx, e, *data);
 		}
+		/* The note is used only where nothing else has the page. */
+		if (!late &&
+		    pcn_untouched_taken(ctx, idx, e, had || taken || !vma,
+					*data))
+			had = true;
 		mmap_read_unlock(mm);
 		mmput(mm);
 	}

@@ -345,17 +345,6 @@ static u32 pcn_page_prefetch(struct remote_context *ctx, struct mm_struct *mm,
 }
 
 /*
- * Untouched pages: after a write grant of @addr to @nid, up to @n of
- * the pages that follow it in its VMA that no node has ever had (no
- * directory entry, nothing ever mapped here), given writable to @nid
- * as pcn_page_grant() gives a page for writing, but without data: a
- * private anonymous page no one touched is zero.  A thread filling
- * fresh memory at a remote (a new heap or arena, a table it clears)
- * then asks once for a run of pages, not once a page.  It stops at the
- * first page that is not untouched or is busy.  Returns how many it
- * gave, named in @x.
- */
-/*
  * Whether @vma can have untouched pages: private anonymous memory
  * (file pages have data), writable, not watched by a userfaultfd
  * (which wants to see every first fault).
@@ -380,6 +369,17 @@ static bool pcn_page_is_untouched(struct remote_context *ctx,
 	       pcn_pte_untouched(mm, addr);
 }
 
+/*
+ * Untouched pages: after a write grant of @addr to @nid, up to @n of
+ * the pages that follow it in its VMA that no node has ever had (no
+ * directory entry, nothing ever mapped here), given writable to @nid
+ * as pcn_page_grant() gives a page for writing, but without data: a
+ * private anonymous page no one touched is zero.  A thread filling
+ * fresh memory at a remote (a new heap or arena, a table it clears)
+ * then asks once for a run of pages, not once a page.  It stops at the
+ * first page that is not untouched or is busy.  Returns how many it
+ * gave, named in @x.
+ */
 static u32 pcn_page_untouched(struct remote_context *ctx,
 			      struct mm_struct *mm, int nid,
 			      unsigned long addr, u32 n,
@@ -435,7 +435,7 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	struct pcn_page_req *req = (struct pcn_page_req *)msg;
 	struct remote_context *ctx = pcn_context_get(req->ctx_id);
 	unsigned long addr = req->addr & PAGE_MASK;
-	bool write = req->flags & PCN_PAGE_WRITE;
+	bool write = req->flags & PCN_PAGE_WRITE, upgraded;
 	u32 extra = FIELD_GET(PCN_PAGE_EXTRA, req->flags), given = 0, i;
 	struct pcn_page_grant *resp, nomem = {};	/* header only */
 	/* The data: the page's, then the read copies'. */
@@ -473,13 +473,14 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	if (IS_ERR(f)) {
 		err = PTR_ERR(f);
 	} else {
-		if (!write && (req->flags & PCN_PAGE_UPGRADE) &&
-		    pcn_page_is_untouched(ctx, mm, addr)) {
-			write = true;
-			pcn_fault_account(PCN_FAULT_UNTOUCHED_GIVEN, 0);
-		}
+		/* Counted once given: the grant may still fail. */
+		upgraded = !write && (req->flags & PCN_PAGE_UPGRADE) &&
+			   pcn_page_is_untouched(ctx, mm, addr);
+		write |= upgraded;
 		err = pcn_page_grant(ctx, mm, nid, addr, write, pages[0],
 				     &version);
+		if (!err && upgraded)
+			pcn_fault_account(PCN_FAULT_UNTOUCHED_GIVEN, 0);
 		atomic64_inc(&ctx->faults_served);
 		pcn_page_unlock(ctx, addr >> PAGE_SHIFT, f);
 		if (write)
