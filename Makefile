@@ -31,7 +31,7 @@ DBZIMAGE := $(DOBJ)/arch/x86/boot/bzImage
 NOBJ    := $(BUILD)/obj-nopcn
 NBZIMAGE := $(NOBJ)/arch/x86/boot/bzImage
 TOOLS   := $(BUILD)/tools
-INITRD  := $(BUILD)/initramfs.cpio.gz
+INITRD  := $(BUILD)/initramfs.cpio
 JOBS    ?= $(shell nproc)
 # The transports make test and make bench run on, one after the other:
 # every scenario that is not about one transport runs once on each.
