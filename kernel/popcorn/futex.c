@@ -53,6 +53,22 @@ static bool pcn_futex_cmd_ok(int op)
 	return false;
 }
 
+/*
+ * The commands that use uaddr2 and val2.  The others ignore them, and a
+ * caller may leave anything there: glibc's FUTEX_WAKE passes only three
+ * arguments, the rest of the registers as they happen to be.
+ */
+static bool pcn_futex_has_uaddr2(int op)
+{
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_WAKE_OP:
+		return true;
+	}
+	return false;
+}
+
 static bool pcn_futex_waits(int op)
 {
 	int cmd = op & FUTEX_CMD_MASK;
@@ -76,8 +92,6 @@ bool __pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
 		.op = op,
 		.val = val,
 		.uaddr = (unsigned long)uaddr,
-		.uaddr2 = (unsigned long)uaddr2,
-		.val2 = val2,
 		.val3 = val3,
 		.timeout_ns = -1,
 	};
@@ -92,6 +106,11 @@ bool __pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
 				    op, task_pid_nr(current));
 		*ret = -EOPNOTSUPP;
 		return true;
+	}
+	/* Only what the command uses: the rest may be any garbage. */
+	if (pcn_futex_has_uaddr2(op)) {
+		req.uaddr2 = (unsigned long)uaddr2;
+		req.val2 = val2;
 	}
 	if (timeout && pcn_futex_waits(op))
 		req.timeout_ns = max_t(s64, 0, ktime_sub(*timeout,
@@ -143,7 +162,8 @@ void pcn_futex_serve(int nid, struct pcn_kmsg_hdr *msg)
 	s64 wait = req->timeout_ns;
 
 	if (!pcn_futex_cmd_ok(req->op) || req->uaddr >= TASK_SIZE_MAX ||
-	    req->uaddr2 >= TASK_SIZE_MAX || wait < -1)
+	    (pcn_futex_has_uaddr2(req->op) && req->uaddr2 >= TASK_SIZE_MAX) ||
+	    wait < -1)
 		goto out;
 	if (pcn_futex_waits(req->op)) {
 		if (wait < 0 || wait > PCN_FUTEX_SLICE) {

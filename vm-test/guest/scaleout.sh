@@ -112,7 +112,6 @@ bench() {
 		case $RC in
 		0) ;;
 		124|143)
-			# The lost wake-up of migration.rst (Limits).
 			echo "# $name spread: killed after ${LIMIT}s (a thread slept on)"
 			hung=$((hung + 1))
 			continue ;;

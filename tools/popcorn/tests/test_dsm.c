@@ -21,6 +21,9 @@
  *              round every thread sees every other thread's last write
  *   printf     8 threads print a line each from their node (the guest
  *              script finds them in this process's output)
+ *   futex      a thread at node 1 wakes one waiting at the origin with a
+ *              raw FUTEX_WAKE whose unused uaddr2 and val3 are garbage,
+ *              as glibc leaves them
  *   sum        a 32 MiB array written at the origin is summed in 6 slices
  *              on all nodes; the total equals the single-node sum
  *
@@ -28,12 +31,15 @@
  * 100 items, barrier runs 20 rounds and sum sums 8 MiB.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -285,6 +291,48 @@ static void *say_hello(struct worker *w)
 	return NULL;
 }
 
+/* ---- a futex wake with unused arguments left as garbage ----------------- */
+
+/*
+ * glibc's FUTEX_WAKE passes three arguments and leaves uaddr2 and val3 as
+ * the registers happen to be; the kernel ignores them.  A wake from node
+ * 1 with garbage there must still wake the waiter at the origin.
+ */
+#define WAKE_TRIES	1000
+
+static struct {
+	unsigned int word;
+	long wait_ret, wake_ret;
+	int wait_errno, wake_errno;
+} fw;
+
+static void *futex_garbage(struct worker *w)
+{
+	struct timespec ts = { .tv_sec = 20 };
+	long r = 0;
+	int i;
+
+	if (w->index == 0) {
+		fw.wait_ret = syscall(SYS_futex, &fw.word, FUTEX_WAIT_PRIVATE,
+				      0, &ts, NULL, 0);
+		fw.wait_errno = fw.wait_ret ? errno : 0;
+		__atomic_store_n(&fw.word, 1, __ATOMIC_SEQ_CST);
+		return NULL;
+	}
+	/* Until the waiter is woken: it may not be waiting yet. */
+	for (i = 0; i < WAKE_TRIES && !__atomic_load_n(&fw.word,
+						      __ATOMIC_SEQ_CST); i++) {
+		r = syscall(SYS_futex, &fw.word, FUTEX_WAKE_PRIVATE, 1, NULL,
+			    (void *)~0UL, ~0U);
+		if (r)
+			break;
+		usleep(10000);
+	}
+	fw.wake_ret = r;
+	fw.wake_errno = r < 0 ? errno : 0;
+	return NULL;
+}
+
 /* ---- parallel sum ------------------------------------------------------- */
 
 #define SUM_THREADS	6
@@ -368,6 +416,11 @@ int main(int argc, char **argv)
 	bad = run_spread(NTHREADS, say_hello, "printf");
 	tap_check(!bad, "printf: %d threads on %d nodes printed a line each",
 		  NTHREADS, nodes);
+
+	bad = run_spread(2, futex_garbage, "futex-garbage");
+	tap_check(!bad && fw.wake_ret == 1 && fw.wait_ret == 0,
+		  "futex: a wake from node 1 with garbage in uaddr2 and val3 woke the waiter at the origin (wake %ld errno %d, wait %ld errno %d)",
+		  fw.wake_ret, fw.wake_errno, fw.wait_ret, fw.wait_errno);
 
 	array = mmap(NULL, sum_bytes, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
