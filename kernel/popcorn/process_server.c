@@ -45,6 +45,7 @@
 #include <popcorn/pcn_kmsg.h>
 #include <popcorn/process_server.h>
 
+#include "clock.h"
 #include "context.h"
 #include "creds.h"
 #include "debugfs.h"
@@ -65,6 +66,7 @@ struct pcn_process_msg {
 	s32 error;		/* PROCESS_CREATED: 0 or -errno, else 0 */
 	char comm[TASK_COMM_LEN];	/* PROCESS_CREATE: the process's name */
 	struct pcn_creds creds;		/* PROCESS_CREATE: the worker's */
+	struct pcn_clock_sample clock;	/* PROCESS_CREATE: the origin's */
 } __packed;
 
 /* Remote side: one per (origin node, origin context). */
@@ -81,6 +83,7 @@ struct pcn_remote_worker {
 	bool origin_ended;		/* the origin ended the process here */
 	char comm[TASK_COMM_LEN];
 	struct pcn_creds creds;		/* installed by the worker at start */
+	struct pcn_clock_offsets clock;	/* to the origin's clocks */
 };
 
 struct pcn_worker_item {
@@ -301,6 +304,7 @@ int pcn_process_prepare(int nid)
 	get_task_comm(req.comm, current);
 	/* Even if the answer is lost, the node may have made a worker. */
 	set_bit(nid, ctx->asked);
+	pcn_clock_sample(&req.clock);
 	ret = pcn_kmsg_request(nid, &req, sizeof(req),
 			       PCN_KMSG_TYPE_PROCESS_CREATED,
 			       PCN_PROCESS_TIMEOUT, &reply);
@@ -454,6 +458,7 @@ static int pcn_worker_main(void *arg)
 {
 	struct pcn_remote_worker *w = arg;
 	struct pcn_worker_item *item;
+	struct nsproxy *nsp;
 	sigset_t blocked;
 
 	current->is_worker = true;
@@ -464,10 +469,21 @@ static int pcn_worker_main(void *arg)
 	sigdelsetmask(&blocked, sigmask(SIGKILL) | sigmask(SIGSTOP));
 	set_current_blocked(&blocked);
 
+	/* Made with the kernel's credentials, entered with an mm. */
+	nsp = pcn_clock_ns_new(&w->clock);
+	if (IS_ERR(nsp)) {
+		w->error = PTR_ERR(nsp);
+		nsp = NULL;
+	}
 	/* The origin's rlimits first: the mm's layout depends on them. */
-	w->error = pcn_creds_install(&w->creds);
+	if (!w->error)
+		w->error = pcn_creds_install(&w->creds);
 	if (!w->error)
 		w->error = pcn_worker_new_mm(w);
+	if (nsp && !w->error)
+		pcn_clock_ns_enter(nsp);
+	else if (nsp)
+		pcn_clock_ns_drop(nsp);
 	w->task = get_task_struct(current);
 	complete(&w->ready);
 
@@ -542,7 +558,8 @@ static void pcn_worker_end(struct pcn_remote_worker *w)
 	pcn_context_put(&w->ctx);	/* the table's reference */
 }
 
-static int pcn_worker_create(int nid, struct pcn_process_msg *req, pid_t *pid)
+static int pcn_worker_create(int nid, struct pcn_process_msg *req,
+			     const struct pcn_clock_offsets *clock, pid_t *pid)
 {
 	unsigned long key = pcn_worker_key(nid, req->ctx_id);
 	struct pcn_remote_worker *w;
@@ -585,6 +602,7 @@ static int pcn_worker_create(int nid, struct pcn_process_msg *req, pid_t *pid)
 	memcpy(w->comm, req->comm, sizeof(w->comm));
 	w->comm[TASK_COMM_LEN - 1] = '\0';
 	w->creds = req->creds;
+	w->clock = *clock;
 
 	kref_get(&w->ctx.kref);		/* for the worker thread */
 	/* CLONE_PARENT: kthreadd, which reaps, is its parent, not us. */
@@ -629,12 +647,14 @@ static void pcn_handle_process_create(int nid, struct pcn_kmsg_hdr *msg)
 		.ctx_id = req->ctx_id,
 		.origin_tgid = req->origin_tgid,
 	};
+	struct pcn_clock_offsets clock;
 	pid_t pid = 0;
 
-	if (!pcn_process_msg_ok(req))
+	/* First: the time the message waited here is error. */
+	if (!pcn_process_msg_ok(req) || pcn_clock_offsets(&req->clock, &clock))
 		resp.error = -EINVAL;
 	else
-		resp.error = pcn_worker_create(nid, req, &pid);
+		resp.error = pcn_worker_create(nid, req, &clock, &pid);
 	resp.worker_pid = pid;
 	pcn_kmsg_reply(nid, msg, &resp, sizeof(resp));
 	pcn_kmsg_done(msg);
