@@ -72,6 +72,8 @@ if [ "$nid" = 0 ]; then
 	# at node 2 are still its origin's.
 	/bin/test_clock 2
 	tap $? "test_clock exited 0"
+	/bin/test_calls 1
+	tap $? "test_calls exited 0"
 
 	/bin/test_migrate print 1 > /tmp/print.out 2> /tmp/print.err
 	tap $? "test_migrate print exited 0"
