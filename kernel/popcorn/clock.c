@@ -11,9 +11,12 @@
  * worker, with every thread it runs, lives in a time namespace
  * (CONFIG_TIME_NS) whose offsets make this node's clocks read as the
  * origin's, in the vDSO and in system calls alike.  The error is the
- * message's one-way delay (this node reads a little behind), less than
- * any migration takes, so a thread's clock never goes back as it moves.
- * CLOCK_REALTIME is the nodes' business (NTP), as in any cluster.
+ * time from the sample to the handler (this node reads that much
+ * behind), usually the one-way delay of a message and less than a
+ * migration takes, so a thread's clock does not go back as it moves; a
+ * sample delayed in a queue, or the nodes' clocks drifting apart over
+ * days, make it larger.  CLOCK_REALTIME is the nodes' business (NTP),
+ * as in any cluster.
  *
  * Without CONFIG_TIME_NS the clocks stay this node's, with a log line.
  */
@@ -37,8 +40,13 @@
  */
 void pcn_clock_sample(struct pcn_clock_sample *s)
 {
-	s->mono_ns = ktime_get_ns();
-	s->boot_ns = ktime_get_boottime_ns();
+	struct timespec64 mono;
+
+	/* As the process reads them: in its own time namespace, if any. */
+	ktime_get_ts64(&mono);
+	timens_add_monotonic(&mono);
+	s->mono_ns = timespec64_to_ns(&mono);
+	s->boot_ns = timens_add_boottime_ns(ktime_get_boottime_ns());
 }
 
 /**

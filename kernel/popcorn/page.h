@@ -87,7 +87,8 @@ unsigned int pcn_prefetch_max(void);
 
 /*
  * Remote: forget page @idx's untouched note if it is no newer than grant
- * @version; takes the note xarray's lock (any context).
+ * @version.  Process context; takes the note xarray's lock, so it may be
+ * called under the page table lock.
  */
 void pcn_untouched_forget(struct remote_context *rctx, unsigned long idx,
 			  u64 version);

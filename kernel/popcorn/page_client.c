@@ -194,32 +194,20 @@ static u32 pcn_untouched_window(struct remote_context *ctx,
  * Room for the untouched notes and grant versions of the @n pages after
  * @idx, reserved before asking for them, so that receiving them needs
  * no memory: a page given without its note would have no data to give
- * back.  Returns how many have room.
+ * back.  Returns how many have room.  Never given back: other faults
+ * of the process share these slots (an xa_release() would take theirs
+ * too), and a reserved slot reads as empty.
  */
 static u32 pcn_untouched_reserve(struct remote_context *ctx,
 				 unsigned long idx, u32 n)
 {
 	u32 i;
 
-	for (i = 0; i < n; i++) {
-		if (xa_reserve(&ctx->untouched, idx + 1 + i, GFP_KERNEL))
+	for (i = 0; i < n; i++)
+		if (xa_reserve(&ctx->untouched, idx + 1 + i, GFP_KERNEL) ||
+		    xa_reserve(&ctx->grants, idx + 1 + i, GFP_KERNEL))
 			break;
-		if (xa_reserve(&ctx->grants, idx + 1 + i, GFP_KERNEL)) {
-			xa_release(&ctx->untouched, idx + 1 + i);
-			break;
-		}
-	}
 	return i;
-}
-
-/* Give back the room of pages @from to @n after @idx, not granted. */
-static void pcn_untouched_unreserve(struct remote_context *ctx,
-				    unsigned long idx, u32 from, u32 n)
-{
-	for (; from < n; from++) {
-		xa_release(&ctx->untouched, idx + 1 + from);
-		xa_release(&ctx->grants, idx + 1 + from);
-	}
 }
 
 /*
@@ -278,15 +266,13 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 	struct pcn_page_grant *grant = NULL;
 	struct pcn_kmsg_hdr *resp;
 	unsigned int nplace = 0;
-	u32 i, ndata, reserved = 0;
+	u32 i, ndata;
 	unsigned long us;
 	int tries, err;
 
 	/* Any grant with pages after this one may be of untouched ones. */
-	if (write || upgrade) {
-		reserved = pcn_untouched_reserve(ctx, idx, extra);
-		extra = reserved;
-	}
+	if (write || upgrade)
+		extra = pcn_untouched_reserve(ctx, idx, extra);
 	/* Pages of data: a write grant's untouched pages come without. */
 	ndata = 1 + (write ? 0 : extra);
 
@@ -358,8 +344,6 @@ out:
 	/* A grant placed in them holds references of its own. */
 	for (i = 0; i < nplace; i++)
 		put_page(place[i]);
-	pcn_untouched_unreserve(ctx, idx, err || !grant->write ? 0 :
-				grant->extra, reserved);
 	return err;
 }
 
@@ -406,8 +390,9 @@ void pcn_untouched_forget(struct remote_context *ctx, unsigned long idx,
 
 	xa_lock(&ctx->untouched);
 	u = xa_load(&ctx->untouched, idx);
+	/* Back to a reservation: it may be another request's room. */
 	if (u && xa_to_value(u) <= version)
-		__xa_erase(&ctx->untouched, idx);
+		__xa_cmpxchg(&ctx->untouched, idx, u, XA_ZERO_ENTRY, 0);
 	xa_unlock(&ctx->untouched);
 }
 
@@ -431,9 +416,9 @@ static void pcn_extras_install(struct remote_context *ctx,
 	struct pcn_page_extra *x = grant->x;
 	spinlock_t *ptl;	/* the page table lock */
 	struct page *page;
+	bool busy, mapped;
 	unsigned long a;
 	pte_t *pte;
-	bool busy;
 	u32 i;
 
 	if (atomic_read(&ctx->vma_drops) != f->drops)
@@ -459,9 +444,16 @@ static void pcn_extras_install(struct remote_context *ctx,
 		    pcn_install_page(vma, a, page, grant->write, ctx,
 				     x->version) & VM_FAULT_OOM)
 			return;
-		if (!grant->write)
+		if (!grant->write) {
 			pcn_fault_account(PCN_FAULT_PREFETCH, 0);
-		else if (!xa_load(&ctx->untouched, a >> PAGE_SHIFT))
+			continue;
+		}
+		/* Counted if mapped, not refused as stale. */
+		pte = pcn_pte_lock(vma->vm_mm, a, &ptl);
+		mapped = pte && pte_present(*pte);
+		if (pte)
+			pte_unmap_unlock(pte, ptl);
+		if (mapped)
 			pcn_fault_account(PCN_FAULT_UNTOUCHED, 0);
 	}
 }
@@ -691,7 +683,6 @@ void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
 {
 	struct pcn_fault *f;
 	unsigned long idx;
-
 	void *u;
 
 	if (end <= start)
@@ -705,7 +696,7 @@ void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
 	xa_lock(&ctx->untouched);
 	xa_for_each_range(&ctx->untouched, idx, u, start >> PAGE_SHIFT,
 			  (end - 1) >> PAGE_SHIFT)
-		__xa_erase(&ctx->untouched, idx);
+		__xa_cmpxchg(&ctx->untouched, idx, u, XA_ZERO_ENTRY, 0);
 	xa_unlock(&ctx->untouched);
 }
 
