@@ -35,9 +35,10 @@
  *
  * and ROUNDS migration round trips (there and back, ns) with a small
  * working set (migrate_rtt_small) and with BIG_MIB MiB touched at the
- * origin (migrate_rtt_big).  Given how far NID's CLOCK_MONOTONIC is
- * ahead of this node's (OFFSET_NS, within ERROR_NS: bench_tcp offset),
- * each round trip is also split into its one-way parts: out, from the
+ * origin (migrate_rtt_big).  Given how far the clock the thread reads
+ * at NID is ahead of this node's (OFFSET_NS, within ERROR_NS; 0 since a
+ * thread reads its origin's clock everywhere, within about a one-way
+ * delay), each round trip is also split into its one-way parts: out, from the
  * call here until the thread reads the clock at NID (its stack page
  * fetched on the way), and back, from there until it reads the clock
  * here (migrate_out_small, migrate_back_small, migrate_out_big,
