@@ -405,8 +405,10 @@ void pcn_untouched_forget(struct remote_context *ctx, unsigned long idx,
  * a write grant's are untouched pages, mapped zeroed and writable, each
  * losing its note as it is mapped (a revocation then takes the page's
  * data).  A page skipped (busy here, or no memory: they are a bonus)
- * stays noted as untouched.  Called after @f's handle is let go, so
- * that a revocation of the faulting page does not wait for these.
+ * stays noted as untouched.  Called before @f's handle is let go:
+ * mapped after it, the pages were asked for again by the node's other
+ * threads meanwhile, which doubled zstd's remote faults; a revocation
+ * of the faulting page waits for them instead.
  */
 static void pcn_extras_install(struct remote_context *ctx,
 			       struct vm_area_struct *vma,
@@ -477,6 +479,8 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 		ret = pcn_install_page(vma, addr,
 				       pcn_kmsg_take_page(&grant->hdr, 0),
 				       grant->write, ctx, grant->version);
+		if (grant->extra)
+			pcn_extras_install(ctx, vma, f);
 		break;
 	case -EINTR:
 		break;		/* its requester was killed: ask again */
@@ -489,10 +493,6 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 out:
 	refcount_inc(&f->ref);
 	pcn_fault_finish(ctx, addr >> PAGE_SHIFT, f);
-	/* Our reference keeps the grant, which no one else takes now. */
-	if (!f->dropped && !f->error && grant->extra &&
-	    !(ret & VM_FAULT_ERROR))
-		pcn_extras_install(ctx, vma, f);
 	pcn_fault_put(f);
 	return ret;
 }
