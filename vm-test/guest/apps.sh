@@ -155,6 +155,22 @@ compressor() {
 	rm -f /tmp/out.$name /tmp/ref.$name
 }
 
+# sysbench_spread TEST EVENTS WHAT ARGS...: sysbench TEST with $T threads
+# spread over $nodes; it must report EVENTS events (WHAT says why).
+sysbench_spread() {
+	local test=$1 events=$2 what=$3
+	shift 3
+	spread $nodes /usr/bin/sysbench $test --threads=$T "$@" run \
+		> /tmp/sb.out 2>&1
+	hung "sysbench $test" && return
+	tap $RC "sysbench $test on $n nodes exited 0 (exit $RC, ${SECS}s)"
+	grep -q "total number of events: *$events$" /tmp/sb.out
+	tap $? "sysbench $test on $n nodes: $what ($(grep 'total number of events' /tmp/sb.out))"
+	[ $MOVED -ge 1 ]
+	tap $? "sysbench $test on $n nodes: threads ran away from the origin ($MOVED migrations)"
+	[ $RC -eq 0 ] || sed 's/^/# /' /tmp/sb.out
+}
+
 for nodes in 0-1 0-2; do
 	n=$(( ${nodes#0-} + 1 ))
 	# xz: small blocks so that every thread gets some.
@@ -180,17 +196,8 @@ for nodes in 0-1 0-2; do
 	}
 	rm -f /tmp/out.bz2 /tmp/ref.bz2
 
-	spread $nodes /usr/bin/sysbench cpu --threads=$T --events=60 --time=0 \
-		--cpu-max-prime=2000 run > /tmp/sb.out 2>&1
-	hung "sysbench cpu" ||
-	{
-	tap $RC "sysbench cpu on $n nodes exited 0 (exit $RC, ${SECS}s)"
-	grep -q "total number of events: *60$" /tmp/sb.out
-	tap $? "sysbench cpu on $n nodes: 60 events, as asked ($(grep 'total number of events' /tmp/sb.out))"
-	[ $MOVED -ge 1 ]
-	tap $? "sysbench cpu on $n nodes: threads ran away from the origin ($MOVED migrations)"
-	[ $RC -eq 0 ] || sed 's/^/# /' /tmp/sb.out
-	}
+	sysbench_spread cpu 60 "60 events, as asked" --events=60 --time=0 \
+		--cpu-max-prime=2000
 
 	# Cross-node locking: every lock is a futex at the origin and a
 	# page that moves.  test_locks checks the pattern of sysbench's
@@ -201,28 +208,10 @@ for nodes in 0-1 0-2; do
 	tap $RC "test_locks on $n nodes: every locked increment counted ($(cat /tmp/locks.out), ${SECS}s)"
 	}
 	# sysbench's unlock leaves garbage in the wake's unused arguments.
-	spread $nodes /usr/bin/sysbench mutex --threads=$T --mutex-num=64 \
-		--mutex-locks=300 --mutex-loops=50 run > /tmp/sb.out 2>&1
-	hung "sysbench mutex" ||
-	{
-	tap $RC "sysbench mutex on $n nodes exited 0 (exit $RC, ${SECS}s)"
-	grep -q "total number of events: *$T$" /tmp/sb.out
-	tap $? "sysbench mutex on $n nodes: one event per thread ($(grep 'total number of events' /tmp/sb.out))"
-	[ $MOVED -ge 1 ]
-	tap $? "sysbench mutex on $n nodes: threads ran away from the origin ($MOVED migrations)"
-	[ $RC -eq 0 ] || sed 's/^/# /' /tmp/sb.out
-	}
-	spread $nodes /usr/bin/sysbench threads --threads=$T --events=30 \
-		--time=0 --thread-yields=10 --thread-locks=4 run > /tmp/sb.out 2>&1
-	hung "sysbench threads" ||
-	{
-	tap $RC "sysbench threads on $n nodes exited 0 (exit $RC, ${SECS}s)"
-	grep -q "total number of events: *30$" /tmp/sb.out
-	tap $? "sysbench threads on $n nodes: 30 events, as asked ($(grep 'total number of events' /tmp/sb.out))"
-	[ $MOVED -ge 1 ]
-	tap $? "sysbench threads on $n nodes: threads ran away from the origin ($MOVED migrations)"
-	[ $RC -eq 0 ] || sed 's/^/# /' /tmp/sb.out
-	}
+	sysbench_spread mutex $T "one event per thread" --mutex-num=64 \
+		--mutex-locks=300 --mutex-loops=50
+	sysbench_spread threads 30 "30 events, as asked" --events=30 \
+		--time=0 --thread-yields=10 --thread-locks=4
 done
 
 # --- a node lost while threads are being placed -------------------------
