@@ -36,6 +36,16 @@ if [ -z "$rdma" ]; then
 fi
 cp "$rdma" "$root/bin/rdma"
 copy_libs "$rdma"
+# iproute2's tc, for netem (packet loss in the lossy-network checks); by path,
+# as busybox has an applet of that name.
+tc=$(command -v tc || true)
+if [ -z "$tc" ]; then
+	echo "mkinitramfs: iproute2's tc is missing (make deps)" >&2
+	exit 1
+fi
+mkdir -p "$root/usr/sbin"
+cp "$tc" "$root/usr/sbin/tc"
+copy_libs "$tc"
 # The RDMA CM test client: librdmacm, libibverbs, and the verbs provider
 # for rxe that libibverbs loads by its /etc/libibverbs.d entry.
 if [ -x "$tools/pcn_rdma_garbage" ]; then

@@ -163,3 +163,15 @@ blocked_tasks_diag() {
 		sed 's/^/#   /' "$p/stack" 2>/dev/null | head -n 12
 	done
 }
+
+# lossy_on: netem drops 1 % of the packets this guest sends.
+lossy_on() {
+	/usr/sbin/tc qdisc add dev eth0 root netem loss 1%
+}
+
+# lossy_off: ends lossy_on; prints how many packets it dropped.
+lossy_off() {
+	/usr/sbin/tc -s qdisc show dev eth0 |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p'
+	/usr/sbin/tc qdisc del dev eth0 root
+}
