@@ -206,14 +206,14 @@ for transport in ${TRANSPORTS:-tcp}; do
 	NODE_TIMEOUT=${DSM_TIMEOUT:-900} run_scenario "$transport-dsm" 3 dsm3
 
 	# popcorn-kernel-lib style mt and rw programs, then random migration
-	# under load for STRESS_SECONDS (45 by default).
+	# under load for STRESS_SECONDS (35 by default).
 	stress3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=stress" \
-		     "pcn_stress_seconds=${STRESS_SECONDS:-45}" \
+		     "pcn_stress_seconds=${STRESS_SECONDS:-35}" \
 		     "pcn_mt_rounds=${MT_ROUNDS:-100} pcn_mt_sleep_ms=${MT_SLEEP_MS:-100}"
 	}
-	NODE_TIMEOUT=$((${STRESS_SECONDS:-45} + ${DSM_TIMEOUT:-900})) \
+	NODE_TIMEOUT=$((${STRESS_SECONDS:-35} + ${DSM_TIMEOUT:-900})) \
 		run_scenario "$transport-stress" 3 stress3
 
 	# A short make bench: every figure comes and is sane (few samples;

@@ -40,7 +40,7 @@ if [ "$nid" = 0 ]; then
 	tap $rc "plib_rw exited 0 ($(($(date +%s) - start))s)"
 
 	start=$(date +%s)
-	/bin/test_stress 3 "${seconds:-45}"
+	/bin/test_stress 3 "${seconds:-35}"
 	tap $? "test_stress exited 0 ($(($(date +%s) - start))s)"
 	touch /tmp/stop-compaction
 	wait $compactor
