@@ -38,7 +38,7 @@ cp "$rdma" "$root/bin/rdma"
 copy_libs "$rdma"
 # iproute2's tc, for netem (packet loss in the lossy-network checks); by path,
 # as busybox has an applet of that name.
-tc=$(command -v tc || true)
+tc=$(PATH=$PATH:/usr/sbin:/sbin command -v tc || true)
 if [ -z "$tc" ]; then
 	echo "mkinitramfs: iproute2's tc is missing (make deps)" >&2
 	exit 1
