@@ -120,11 +120,12 @@ void pcn_process_forget_worker(struct remote_context *ctx, int nid);
 
 /* page_client.c */
 /*
- * Remote: [start, end) is being dropped (mmap_lock held for writing);
- * answers to requests made before are never installed.
+ * Remote: [start, end) is being dropped by VMA_DROP @version (mmap_lock
+ * held for writing); answers to requests made before that the origin
+ * gave before the drop are never installed.
  */
 void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
-		     unsigned long end);
+		     unsigned long end, u64 version);
 
 /* page_server.c */
 /*

@@ -22,7 +22,9 @@
  * a transport that lost them would, or the next COUNT passes through
  * fail point NAME (exit_alloc: the TASK_EXIT of a remote thread cannot
  * be allocated; worker_stall: remote workers start no migration until
- * one is refused because a worker's queue is full).
+ * one is refused because a worker's queue is full; vma_hold: the origin
+ * holds a VMA change, with no page given out, 2 s before it has the
+ * remotes drop their VMAs).
  *
  *   echo N > /sys/kernel/debug/popcorn/msglog
  *
@@ -62,6 +64,7 @@ static atomic_t pcn_fail_left[PCN_FAIL_NR];
 static const char * const pcn_fail_names[PCN_FAIL_NR] = {
 	[PCN_FAIL_EXIT_ALLOC] = "exit_alloc",
 	[PCN_FAIL_WORKER_STALL] = "worker_stall",
+	[PCN_FAIL_VMA_HOLD] = "vma_hold",
 };
 
 static DEFINE_SPINLOCK(pcn_msglog_lock);

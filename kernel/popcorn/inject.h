@@ -17,6 +17,8 @@ enum pcn_fail_point {
 	PCN_FAIL_EXIT_ALLOC,	/* the TASK_EXIT of a remote thread */
 	/* Workers start no migration until one is refused (queue full). */
 	PCN_FAIL_WORKER_STALL,
+	/* The origin holds a VMA change 2 s before it drops remote VMAs. */
+	PCN_FAIL_VMA_HOLD,
 	PCN_FAIL_NR
 };
 

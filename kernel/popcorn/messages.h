@@ -176,7 +176,10 @@ PCN_SHADOW_MSG(pcn_vma_op_msg);
 
 /*
  * VMA_DROP (origin -> remote): unmap these ranges, whose VMAs changed at
- * the origin; they are fetched again on demand.  VMA_DROPPED: done.
+ * the origin; they are fetched again on demand.  @version comes from the
+ * counter of the page versions, taken after the change: a grant of a
+ * page in the ranges with a lower version was given before the change,
+ * one with a higher version after it.  VMA_DROPPED: done.
  */
 #define PCN_VMA_DROP_RANGES	2
 
@@ -184,6 +187,7 @@ struct pcn_vma_drop_msg {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
 	u32 nr;
+	u64 version;
 	u64 range[PCN_VMA_DROP_RANGES][2];	/* [start, end) */
 } __packed;
 

@@ -62,8 +62,12 @@ struct pcn_fault {
 	struct completion done;
 	struct task_struct *owner;	/* origin: the holder */
 	enum pcn_fault_state state;	/* remote, under the xa_lock */
-	/* remote, under the xa_lock: its range was dropped (munmap) */
-	bool dropped;
+	/*
+	 * Remote, under the xa_lock: the version of the newest VMA_DROP
+	 * of its page since it was asked for, or 0.  An answer given
+	 * before that drop is for the old mapping (pcn_fault_stale()).
+	 */
+	u64 dropped;
 	int drops;			/* remote: ctx->vma_drops when asked */
 	int error;			/* remote: of the request */
 	struct pcn_page_grant *grant;	/* remote: the answer, a message */

@@ -460,6 +460,22 @@ static void pcn_extras_install(struct remote_context *ctx,
 	}
 }
 
+/*
+ * Is the answer of @f for a mapping that is gone?  A VMA_DROP of its page
+ * came after it was asked for, and the answer was given before that drop
+ * (or is an error, which may be the old mapping's).  The origin forgets
+ * the holders of an unmapped range, and takes back the copies of any
+ * other changed range first, so such an answer is never installed nor
+ * given back.  An answer given after the drop is for the new mapping:
+ * the origin counts this node as its holder, the only one for a write.
+ * Called under ctx->faults' lock, or by the handle's installer.
+ */
+static bool pcn_fault_stale(const struct pcn_fault *f)
+{
+	return f->dropped &&
+	       (f->error || !f->grant || f->grant->version < f->dropped);
+}
+
 /* Map the answer of @f (a handle in PCN_F_INSTALLING). */
 static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 				    struct vm_area_struct *vma,
@@ -469,7 +485,7 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 	vm_fault_t ret = VM_FAULT_NOPAGE;
 
 	/* Asked for before its range was unmapped: ask again. */
-	if (f->dropped)
+	if (pcn_fault_stale(f))
 		goto out;
 	switch (f->error) {
 	case 0:
@@ -660,8 +676,8 @@ static struct pcn_fault *pcn_fault_take(struct remote_context *ctx,
 
 	xa_lock(&ctx->faults);
 	f = xa_load(&ctx->faults, idx);
-	if (f && f->state == PCN_F_ANSWERED && !f->error && !f->dropped &&
-	    f->grant->version < version) {
+	if (f && f->state == PCN_F_ANSWERED && !f->error &&
+	    !pcn_fault_stale(f) && f->grant->version < version) {
 		__xa_erase(&ctx->faults, idx);	/* its reference is ours */
 		f->state = PCN_F_GONE;
 	} else {
@@ -672,14 +688,14 @@ static struct pcn_fault *pcn_fault_take(struct remote_context *ctx,
 }
 
 /*
- * The VMAs of [@start, @end) are being dropped (mmap_lock held for
- * writing, so no answer is being installed): an answer to a request made
- * before, received or still to come, is for the old mapping.  After a
- * munmap the origin forgets who held these pages, so such an answer is
- * never installed nor given back; the next fault there asks again.
+ * The VMAs of [@start, @end) are being dropped by VMA_DROP @version
+ * (mmap_lock held for writing, so no answer is being installed): an
+ * answer to a request made before, received or still to come, is for
+ * the old mapping if the origin gave it before the drop
+ * (pcn_fault_stale()); the next fault there asks again.
  */
 void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
-		     unsigned long end)
+		     unsigned long end, u64 version)
 {
 	struct pcn_fault *f;
 	unsigned long idx;
@@ -690,7 +706,7 @@ void pcn_faults_drop(struct remote_context *ctx, unsigned long start,
 	xa_lock(&ctx->faults);
 	xa_for_each_range(&ctx->faults, idx, f, start >> PAGE_SHIFT,
 			  (end - 1) >> PAGE_SHIFT)
-		f->dropped = true;
+		f->dropped = max(f->dropped, version);
 	xa_unlock(&ctx->faults);
 	/* Nor is a page of the old mapping untouched in a new one. */
 	xa_lock(&ctx->untouched);

@@ -29,6 +29,7 @@
 #define pr_fmt(fmt) "popcorn: " fmt
 
 #include <linux/err.h>
+#include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -46,10 +47,13 @@
 
 #include "context.h"
 #include "fault_stat.h"
+#include "inject.h"
 #include "kmsg_internal.h"
 #include "messages.h"
 
 #define PCN_VMA_DROP_TIMEOUT	(10 * HZ)
+/* Test hook vma_hold: how long a change waits before its drops. */
+#define PCN_VMA_HOLD_MS		2000
 
 struct pcn_vma_change {
 	struct callback_head twork;
@@ -264,6 +268,13 @@ void pcn_vma_change_end(struct pcn_vma_change *ch, long ret, int except)
 	if (ch->op == PCN_VMA_MUNMAP)
 		except = -1;
 	/*
+	 * Grants of the ranges given before this (under vma_sem, none
+	 * meanwhile) have lower versions, those given after it higher.
+	 */
+	m.version = atomic64_inc_return(&ctx->version);
+	if (pcn_inject_fail(PCN_FAIL_VMA_HOLD))
+		msleep(PCN_VMA_HOLD_MS);
+	/*
 	 * A node that did not confirm the drop is offline, or loses its
 	 * connection now, and its copies with it: forget them all.
 	 */
@@ -322,7 +333,8 @@ static bool pcn_vma_drop_ok(const struct pcn_vma_drop_msg *m)
 {
 	u32 i;
 
-	if (m->nr > PCN_VMA_DROP_RANGES)
+	if (m->nr > PCN_VMA_DROP_RANGES || !m->version ||
+	    m->version >= LONG_MAX)
 		return false;
 	for (i = 0; i < m->nr; i++)
 		if (m->range[i][0] >= m->range[i][1] ||
@@ -350,7 +362,8 @@ static void pcn_handle_vma_drop(int nid, struct pcn_kmsg_hdr *msg)
 		mmap_write_lock(mm);
 		atomic_inc(&ctx->vma_drops);
 		for (i = 0; i < m->nr; i++) {
-			pcn_faults_drop(ctx, m->range[i][0], m->range[i][1]);
+			pcn_faults_drop(ctx, m->range[i][0], m->range[i][1],
+					m->version);
 			do_munmap(mm, m->range[i][0],
 				  m->range[i][1] - m->range[i][0], NULL);
 			done.nr++;

@@ -20,6 +20,8 @@ if [ "$nid" = 0 ]; then
 	tap $? "test_vma fork exited 0"
 	/bin/test_vma batch
 	tap $? "test_vma batch exited 0"
+	/bin/test_vma drop-race
+	tap $? "test_vma drop-race exited 0"
 	/bin/test_vma segv-munmap
 	rc=$?
 	[ $rc -eq 139 ]

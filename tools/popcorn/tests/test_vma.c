@@ -18,6 +18,10 @@
  *                            unmapped: the process dies of SIGSEGV
  *   test_vma segv-mprotect   a thread at node 2 writes a range a thread at
  *                            node 1 made read-only: SIGSEGV
+ *   test_vma drop-race       node 1 write-faults a page while the origin
+ *                            holds an mprotect of it (test hook vma_hold):
+ *                            the page, given after node 1 dropped its VMA,
+ *                            is mapped there and its data kept
  *
  * An "agent" thread sits on each of nodes 1 and 2 and runs the jobs the
  * main thread hands it, one at a time (a mutex and a condition variable:
@@ -33,6 +37,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../popcorn.h"
@@ -86,21 +91,37 @@ static void *agent_main(void *arg)
 	return NULL;
 }
 
-/* Run @job on node @nid (0: here) and wait for it to finish. */
-static void on(int nid, void (*job)(void))
+/* Hand @job to the agent on node @nid (1 or 2). */
+static void start_on(int nid, void (*job)(void))
 {
 	struct agent *a = &agents[nid];
 
+	pthread_mutex_lock(&a->lock);
+	a->job = job;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* Wait until the agent on node @nid has finished its job. */
+static void wait_on(int nid)
+{
+	struct agent *a = &agents[nid];
+
+	pthread_mutex_lock(&a->lock);
+	while (a->job)
+		pthread_cond_wait(&a->cond, &a->lock);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* Run @job on node @nid (0: here) and wait for it to finish. */
+static void on(int nid, void (*job)(void))
+{
 	if (!nid) {
 		job();
 		return;
 	}
-	pthread_mutex_lock(&a->lock);
-	a->job = job;
-	pthread_cond_broadcast(&a->cond);
-	while (a->job)
-		pthread_cond_wait(&a->cond, &a->lock);
-	pthread_mutex_unlock(&a->lock);
+	start_on(nid, job);
+	wait_on(nid);
 }
 
 static int start_agents(void)
@@ -564,6 +585,108 @@ static void step(int nid, void (*job)(void), long want, const char *what)
 		  (long)result);
 }
 
+/* ---- a grant given after a VMA drop ------------------------------------- */
+
+#define HOLD_MS		2000	/* the vma_hold test hook's */
+#define RACE_START_MS	500	/* the origin's mprotect starts then */
+#define RACE_DELAY_MS	700	/* node 1 faults this long after that */
+
+static volatile char *race;	/* two pages */
+static long race_t0;		/* when the origin's mprotect starts */
+static volatile long race_pickup_ms, race_fault_ms;
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Sleep until @ms of CLOCK_MONOTONIC (the origin's, at every node). */
+static void sleep_until(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+		;
+}
+
+static void job_map_race(void)
+{
+	race = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	result = race != MAP_FAILED;
+	if (result)
+		race[0] = 'p';
+}
+
+/*
+ * Node 1: write the first page while the origin holds its mprotect of
+ * it: the request waits at the origin, node 1 drops its VMA meanwhile,
+ * and the answer comes after the drop.  The second page is read first,
+ * for the VMA: a fault without one would wait for the VMA instead and
+ * ask for the page after the drop.  The two sides meet by the clock,
+ * which is the origin's at every node: no page moves during the hold,
+ * so the job touches no other page of the process until its write.
+ */
+static void job_race_write(void)
+{
+	/* In locals: a global's page may be at the origin by then. */
+	volatile char *page = race;
+	long t0 = race_t0, t, ms;
+	char first;
+
+	result = page[PAGE];
+	race_pickup_ms = now_ms() - t0;
+	sleep_until(t0 + RACE_DELAY_MS);
+	t = now_ms();
+	page[1] = 'q';
+	ms = now_ms() - t;
+	first = page[0];
+	race_fault_ms = ms;
+	result = first == 'p';
+}
+
+static int arm(const char *hook)
+{
+	FILE *f = fopen("/sys/kernel/debug/popcorn/fail", "w");
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = fprintf(f, "%s 1\n", hook) > 0;
+	return fclose(f) == 0 && ok;
+}
+
+static void drop_race(void)
+{
+	long held;
+	int ret;
+
+	step(0, job_map_race, 1, "mmap 2 pages at the origin, the first written there");
+	tap_check(arm("vma_hold"), "the vma_hold test hook is armed");
+	result = -12345;
+	race_t0 = now_ms() + RACE_START_MS;
+	start_on(1, job_race_write);
+	sleep_until(race_t0);
+	ret = mprotect((void *)race, PAGE, PROT_READ | PROT_WRITE);
+	held = now_ms() - race_t0;
+	wait_on(1);
+	tap_check(!ret && held >= HOLD_MS - 100,
+		  "drop race: the origin's mprotect held %ld ms (hook: %d)",
+		  held, HOLD_MS);
+	/* Else the request came after the drop: nothing was shown. */
+	tap_check(race_fault_ms >= 500,
+		  "drop race: node 1's write fault waited for the change (%ld ms; its job began %ld ms before the mprotect)",
+		  race_fault_ms, -race_pickup_ms);
+	tap_check(result == 1,
+		  "drop race: node 1 read the origin's data in the page granted after its VMA drop");
+	tap_check(race[0] == 'p' && race[1] == 'q',
+		  "drop race: the origin reads both bytes afterwards (%c%c): nothing lost",
+		  race[0] ?: '0', race[1] ?: '0');
+}
+
 static int semantics(void)
 {
 	step(0, job_map, 1, "mmap 4 pages at the origin, filled with 'a'");
@@ -623,6 +746,8 @@ int main(int argc, char **argv)
 		printf("# node 1 touches it again: SIGSEGV expected\n");
 		on(1, job_touch);
 		tap_check(0, "node 1 touched an unmapped range and lived");
+	} else if (!strcmp(mode, "drop-race")) {
+		drop_race();
 	} else if (!strcmp(mode, "segv-mprotect")) {
 		step(0, job_map, 1, "mmap at the origin");
 		step(2, job_touch_write, 1, "node 2 writes it");
