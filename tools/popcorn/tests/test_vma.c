@@ -588,7 +588,7 @@ static void step(int nid, void (*job)(void), long want, const char *what)
 /* ---- a grant given after a VMA drop ------------------------------------- */
 
 #define HOLD_MS		2000	/* the vma_hold test hook's */
-#define RACE_START_MS	500	/* the origin's mprotect starts then */
+#define RACE_START_MS	1000	/* the origin's mprotect starts then */
 #define RACE_DELAY_MS	700	/* node 1 faults this long after that */
 
 static volatile char *race;	/* two pages */
