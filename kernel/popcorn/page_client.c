@@ -484,7 +484,7 @@ static vm_fault_t pcn_fault_install(struct remote_context *ctx,
 	struct pcn_page_grant *grant = f->grant;
 	vm_fault_t ret = VM_FAULT_NOPAGE;
 
-	/* Asked for before its range was unmapped: ask again. */
+	/* An answer for a mapping that is gone: ask again. */
 	if (pcn_fault_stale(f))
 		goto out;
 	switch (f->error) {
