@@ -43,6 +43,11 @@ struct remote_context {
 	DECLARE_BITMAP(workers, POPCORN_MAX_NODES);
 	unsigned int gen[POPCORN_MAX_NODES];
 	struct work_struct exit_work;
+	/*
+	 * Origin: when each node last failed a placed thread (jiffies, 0
+	 * for never): placement skips it for a while (placement.c).
+	 */
+	unsigned long place_failed[POPCORN_MAX_NODES];
 
 	/*
 	 * Origin: held for writing over a VMA change (mmap, munmap, ...)

@@ -22,8 +22,11 @@
  *
  * A placement that fails (the node went offline, or refused the process
  * a worker) is not retried: the thread runs where it was made, and the
- * log says why (propose.c).  Threads are counted at the node they run
- * on, or the node they are on their way to.
+ * log says why (propose.c).  The process's next threads skip that node
+ * for PCN_PLACE_HOLD_OFF, as if it were offline, rather than each paying
+ * a round trip to be refused the same way; after that a thread tries it
+ * again, since a share may have freed meanwhile.  Threads are counted at
+ * the node they run on, or the node they are on their way to.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -41,6 +44,9 @@
 
 #include "context.h"
 #include "placement.h"
+
+/* How long a node that failed a placed thread is skipped. */
+#define PCN_PLACE_HOLD_OFF	HZ
 
 /**
  * pcn_thread_node - where a thread of a process of this node runs
@@ -110,16 +116,52 @@ static unsigned long pcn_place_all(void)
 	return nr >= BITS_PER_LONG ? ~0UL : BIT(nr) - 1;
 }
 
-/* This node and the nodes online now. */
-static unsigned long pcn_place_online(void)
+/* Whether @ctx's process had a thread placed on @nid fail just now. */
+static bool pcn_place_held_off(struct remote_context *ctx, int nid)
+{
+	unsigned long at;
+
+	if (!ctx || !ctx->at_origin)
+		return false;
+	at = READ_ONCE(ctx->place_failed[nid]);
+	return at && time_before(jiffies, at + PCN_PLACE_HOLD_OFF);
+}
+
+/*
+ * This node, and the nodes online now that have not just failed a
+ * thread of the process of @ctx (NULL: none left out, for the explicit
+ * popcorn_set_placement() call).
+ */
+static unsigned long pcn_place_online(struct remote_context *ctx)
 {
 	unsigned long online = 0;
 	int nid;
 
 	for (nid = 0; nid < pcn_nr_nodes(); nid++)
-		if (nid == pcn_my_nid() || pcn_node_online(nid))
+		if (nid == pcn_my_nid() ||
+		    (pcn_node_online(nid) && !pcn_place_held_off(ctx, nid)))
 			online |= BIT(nid);
 	return online;
+}
+
+/**
+ * pcn_place_failed - a thread placed on a node could not go there
+ * @nid: the node
+ * @err: why: the node is offline or refused (-EAGAIN), or another error
+ *
+ * The calling thread's process skips @nid for its next placements for a
+ * while.  Errors that are the thread's own (-EOPNOTSUPP for a 32-bit
+ * thread, -EBUSY for a traced one, -EINTR) say nothing of the node.
+ */
+void pcn_place_failed(int nid, int err)
+{
+	struct remote_context *ctx = READ_ONCE(current->mm->remote);
+
+	if (!ctx || !ctx->at_origin || nid < 0 || nid >= POPCORN_MAX_NODES ||
+	    err == -EOPNOTSUPP || err == -EBUSY || err == -EINTR)
+		return;
+	/* 0 means never: jiffies wraps through it once in a long while. */
+	WRITE_ONCE(ctx->place_failed[nid], jiffies ?: 1);
 }
 
 /*
@@ -156,7 +198,9 @@ void __pcn_place_thread(struct task_struct *p)
 	rcu_read_lock();
 	pcn_place_count(current->group_leader, count);
 	rcu_read_unlock();
-	nid = pcn_place_choose(nodes, pcn_place_online(), count);
+	nid = pcn_place_choose(nodes,
+			       pcn_place_online(READ_ONCE(current->mm->remote)),
+			       count);
 	if (nid >= 0 && nid != pcn_my_nid())
 		pcn_place_mark(p, nid, false);
 }
@@ -177,7 +221,7 @@ static int pcn_place_existing(struct task_struct *leader,
 			      unsigned long nodes, bool main)
 {
 	unsigned int count[POPCORN_MAX_NODES] = {};
-	unsigned long online = pcn_place_online();
+	unsigned long online = pcn_place_online(NULL);
 	int me = pcn_my_nid(), nid, moved = 0;
 	struct task_struct *t;
 

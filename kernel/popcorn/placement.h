@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Thread placement (placement.c): for /proc/popcorn_ps and KUnit. */
+/* Thread placement (placement.c): for propose.c, /proc/popcorn_ps, KUnit. */
 #ifndef _POPCORN_PLACEMENT_H
 #define _POPCORN_PLACEMENT_H
 
@@ -9,5 +9,7 @@ int pcn_thread_node(struct task_struct *t, int me);
 
 int pcn_place_choose(unsigned long nodes, unsigned long online,
 		     const unsigned int *count);
+
+void pcn_place_failed(int nid, int err);
 
 #endif /* _POPCORN_PLACEMENT_H */

@@ -44,6 +44,7 @@
 
 #include "context.h"
 #include "messages.h"
+#include "placement.h"
 #include "syscall_forward.h"
 
 /* Changed with cmpxchg: the proposer and the thread race. */
@@ -79,6 +80,7 @@ void __pcn_proposal_run(void)
 	/* The policy's choice is not retried: it runs here. */
 	if (v & PCN_PROPOSAL_PLACED) {
 		cmpxchg(&current->pcn_proposal, v, 0);
+		pcn_place_failed(nid, ret);
 		if (!fatal_signal_pending(current))
 			pr_info_ratelimited("thread %d of process %d: placement on node %d failed: %d; it runs here\n",
 					    task_pid_nr(current),
