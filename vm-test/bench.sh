@@ -14,6 +14,9 @@
 # BENCH_SEQ_MIB (16), BENCH_ROUNDS (5), BENCH_BIG_MIB (64),
 # BENCH_UNUSED_BOOTS (3), BENCH_UNUSED_SAMPLES (31), BENCH_UNUSED_ICOUNT (1),
 # BENCH_SCALE_REPS (3), BENCH_SCALE_KIB (8192), BENCH_SCALE_EVENTS (2000),
+# BENCH_SCALE_SPIN (bench_spin's iterations), BENCH_SCALE_PROGS (the
+# scale-out programs, comma-separated: spin,xz,zstd,pigz,7z,7zb,
+# sysbench_cpu,sysbench_threads, the default),
 # BENCH_PARTS (which parts run: "fault scale idle unused", the default).
 set -uo pipefail
 
@@ -149,9 +152,11 @@ scale_cmdline() {
 	     "pcn.transport=$PCN_TRANSPORT pcn_test=scaleout" \
 	     "pcn_scale_reps=${BENCH_SCALE_REPS:-3}" \
 	     "pcn_scale_kib=${BENCH_SCALE_KIB:-8192}" \
-	     "pcn_scale_events=${BENCH_SCALE_EVENTS:-2000}"
+	     "pcn_scale_events=${BENCH_SCALE_EVENTS:-2000}" \
+	     ${BENCH_SCALE_SPIN:+pcn_scale_spin=$BENCH_SCALE_SPIN} \
+	     ${BENCH_SCALE_PROGS:+pcn_scale_progs=$BENCH_SCALE_PROGS}
 }
-SCALE_PROGS="spin xz zstd pigz 7z sysbench_cpu sysbench_threads"
+SCALE_PROGS=$(echo "${BENCH_SCALE_PROGS:-spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads}" | tr , ' ')
 for transport in ${TRANSPORTS:-tcp}; do
 	part scale || continue
 	[ "${transport%-copy}" = "$transport" ] || continue
