@@ -156,7 +156,8 @@ scale_cmdline() {
 	     ${BENCH_SCALE_SPIN:+pcn_scale_spin=$BENCH_SCALE_SPIN} \
 	     ${BENCH_SCALE_PROGS:+pcn_scale_progs=$BENCH_SCALE_PROGS}
 }
-SCALE_PROGS=$(echo "${BENCH_SCALE_PROGS:-spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads}" | tr , ' ')
+SCALE_PROGS=$(echo "${BENCH_SCALE_PROGS:-spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads}" |
+	sed 's/\<7zb\>/7zb,7zb_compress,7zb_decompress/' | tr , ' ')
 for transport in ${TRANSPORTS:-tcp}; do
 	part scale || continue
 	[ "${transport%-copy}" = "$transport" ] || continue

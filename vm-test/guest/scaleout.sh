@@ -171,7 +171,9 @@ same_7z() { cmp -s "$1" "$2" && /usr/bin/7z x -so /tmp/7z.bz2 2>/dev/null | cmp 
 
 # 7z b checks what it decompresses itself (an error is printed and the
 # exit code is not 0); "Tot:" has the total rating, whose inverse is
-# the figure.  The compression and decompression ratings are printed.
+# the figure; "Avr:" has the ratings of compression (one LZMA encoder
+# whose match finder is the second thread) and of decompression (a
+# decoder per thread), figures 7zb_compress and 7zb_decompress.
 check_7zb() {
 	local f
 	for f in "$1" "$2"; do
@@ -179,8 +181,10 @@ check_7zb() {
 	done
 	awk '/^Tot:/ { printf "%.3f\n", 1e6 / $4 }' "$1" >> /tmp/s.7zb.own1
 	awk '/^Tot:/ { printf "%.3f\n", 1e6 / $4 }' "$2" >> /tmp/s.7zb.own2
-	awk '/^Avr:/ { printf "# 7zb one node: compress %s, decompress %s MIPS\n", $5, $10 }' "$1"
-	awk '/^Avr:/ { printf "# 7zb spread: compress %s, decompress %s MIPS\n", $5, $10 }' "$2"
+	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $5 }' "$1" >> /tmp/7zb_compress.1
+	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $5 }' "$2" >> /tmp/7zb_compress.2
+	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $10 }' "$1" >> /tmp/7zb_decompress.1
+	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $10 }' "$2" >> /tmp/7zb_decompress.2
 }
 
 # The ceiling: two threads that share nothing.
@@ -190,7 +194,14 @@ want xz && bench xz same_xz /usr/bin/xz -T2 -3 --block-size=1048576 -c /tmp/in
 want zstd && bench zstd same_zstd /usr/bin/zstd -q -T2 -9 -B1048576 -c /tmp/in
 want pigz && bench pigz same_pigz /usr/bin/pigz -p 2 -9 -b 1024 -c /tmp/in
 want 7z && bench 7z same_7z sh /tmp/seven.sh
-want 7zb && bench 7zb check_7zb /usr/bin/7z b 1 -mmt2 -md22
+if want 7zb; then
+	rm -f /tmp/7zb_*
+	bench 7zb check_7zb /usr/bin/7z b 1 -mmt2 -md22
+	for k in compress decompress; do
+		stats scale_7zb_${k}_1node ms /tmp/7zb_$k.1
+		stats scale_7zb_${k}_2nodes ms /tmp/7zb_$k.2
+	done
+fi
 want sysbench_cpu && bench sysbench_cpu events /usr/bin/sysbench cpu \
 	--threads=2 --events=$EVENTS --time=0 run
 want sysbench_threads && bench sysbench_threads events_threads \
