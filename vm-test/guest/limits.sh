@@ -70,25 +70,26 @@ elif [ "$nid" = 1 ]; then
 	tap $? "two processes of node 1 migrated to node 0 and keep their workers"
 	one_thread "0 1" "a third process is refused with EAGAIN: node 1's share of node 0 is 2 workers"
 	# Placed threads of a third process, one after the other: node 0
-	# refuses the first, and the next ones skip it for a while rather
-	# than each being refused in turn.
-	m0=$(stat_type task_migrate sent)
+	# refuses the first (its PROCESS_CREATE, for a worker), and the next
+	# ones skip it for a while rather than each being refused in turn.
+	asked() { echo $(($(stat_type process_create sent) + $(stat_type task_migrate sent))); }
+	m0=$(asked)
 	f0=$(dmesg | grep -c "placement on node 0 failed")
 	out=$(popcorn run --nodes 0 -- /bin/test_place 4 0 serial 2>&1)
 	rc=$?
-	m=$(($(stat_type task_migrate sent) - m0))
+	m=$(($(asked) - m0))
 	f=$(($(dmesg | grep -c "placement on node 0 failed") - f0))
 	echo "$out" | sed 's/^/# /'
 	[ $rc -eq 0 ] && echo "$out" | grep -qx "first 1 1 1 1" &&
 		[ $m -eq 1 ] && [ $f -eq 1 ]
-	tap $? "4 threads placed on node 0 while it refuses: one asked and refused, 3 skipped it, all ran here (exit $rc, $m sent, $f logged)"
+	tap $? "4 threads placed on node 0 while it refuses: one asked and refused, 3 skipped it, all ran here (exit $rc, $m asked, $f logged)"
 	# The skip lasts a second: a thread made later asks again.
-	m0=$(stat_type task_migrate sent)
+	m0=$(asked)
 	out=$(popcorn run --nodes 0 -- /bin/test_place 2 0 serial=1500 2>&1)
 	rc=$?
-	m=$(($(stat_type task_migrate sent) - m0))
+	m=$(($(asked) - m0))
 	echo "$out" | grep -qx "first 1 1" && [ $m -eq 2 ]
-	tap $? "2 threads 1.5 s apart: each asked node 0 and was refused (exit $rc, $m sent)"
+	tap $? "2 threads 1.5 s apart: each asked node 0 and was refused (exit $rc, $m asked)"
 	# A migration proposed to node 0 for a thread of a third process:
 	# refused on the way out, so the proposal stays pending until the
 	# keepers are gone and the thread's migrate(-1) is taken.
