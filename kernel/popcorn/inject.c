@@ -24,7 +24,9 @@
  * be allocated; worker_stall: remote workers start no migration until
  * one is refused because a worker's queue is full; vma_hold: the origin
  * holds a VMA change, with no page given out, 2 s before it has the
- * remotes drop their VMAs).
+ * remotes drop their VMAs; grant_lie: the origin names the last
+ * untouched page of a write grant one page further than the page it
+ * gave, as a lying origin would).
  *
  *   echo N > /sys/kernel/debug/popcorn/msglog
  *
@@ -65,6 +67,7 @@ static const char * const pcn_fail_names[PCN_FAIL_NR] = {
 	[PCN_FAIL_EXIT_ALLOC] = "exit_alloc",
 	[PCN_FAIL_WORKER_STALL] = "worker_stall",
 	[PCN_FAIL_VMA_HOLD] = "vma_hold",
+	[PCN_FAIL_GRANT_LIE] = "grant_lie",
 };
 
 static DEFINE_SPINLOCK(pcn_msglog_lock);

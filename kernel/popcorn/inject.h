@@ -19,6 +19,8 @@ enum pcn_fail_point {
 	PCN_FAIL_WORKER_STALL,
 	/* The origin holds a VMA change 2 s before it drops remote VMAs. */
 	PCN_FAIL_VMA_HOLD,
+	/* The origin names, in a write grant, an untouched page it kept. */
+	PCN_FAIL_GRANT_LIE,
 	PCN_FAIL_NR
 };
 

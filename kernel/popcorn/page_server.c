@@ -46,6 +46,7 @@
 
 #include "context.h"
 #include "fault_stat.h"
+#include "inject.h"
 #include "messages.h"
 #include "page.h"
 #include "trace.h"
@@ -490,6 +491,9 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 		if (!err && extra && write)
 			given = pcn_page_untouched(ctx, mm, nid, addr, extra,
 						   resp->x);
+		/* Test hook: a lie that the remote must refuse. */
+		if (given && write && pcn_inject_fail(PCN_FAIL_GRANT_LIE))
+			resp->x[given - 1].addr += PAGE_SIZE;
 		if (!err && extra && !write)
 			given = pcn_page_prefetch(ctx, mm, nid, addr, extra,
 						  resp->x, pages + 1);

@@ -42,6 +42,20 @@ if [ "$nid" = 0 ]; then
 	[ "$g" -ge 1024 ] && [ "$r" -le 512 ]
 	tap $? "2048 fresh pages filled at node 1: $r page requests, $g untouched pages given with them"
 
+	# An origin that lies (test hook grant_lie): a write grant names its
+	# last untouched page one page further than the page it gave.  Node
+	# 1 refuses the grant and maps nothing of it: the thread's fault
+	# fails, SIGBUS ends the process, and node 1 logs it (checked there
+	# at this node's ping).  The next process is served as usual.
+	echo "grant_lie 1" > /sys/kernel/debug/popcorn/fail
+	/bin/test_untouched 1 256 > /tmp/lie.out 2>&1
+	rc=$?
+	[ $rc -eq 135 ] && dmesg | grep -q "test hook: grant_lie fails"
+	tap $? "a write grant naming an untouched page not given is refused: the process ends by SIGBUS (status $rc)"
+	popcorn ping 1 --count 1 > /dev/null
+	/bin/test_untouched 1 256 > /dev/null
+	tap $? "then test_untouched at node 1 passes again"
+
 	start=$(date +%s)
 	/bin/test_dsm 3 "${iters:-2000}" > /tmp/dsm.out
 	tap $? "test_dsm exited 0 ($(($(date +%s) - start))s)"
@@ -55,4 +69,9 @@ if [ "$nid" = 0 ]; then
 	[ "$(stat_type futex recv)" -ge 1 ] &&
 		[ "$(stat_type futex_done sent)" -ge 1 ]
 	tap $? "/proc/popcorn_stat counts futex operations run for remote threads (futex $(stat_type futex recv))"
+elif [ "$nid" = 1 ]; then
+	wait_until 1200 sh -c '. /tests/lib.sh; [ $(stat_type ping_request recv) -ge 1 ]'
+	tap $? "node 0 is past its lying grant (${WAITED}s)"
+	dmesg | grep -q "popcorn: bad grant for page .* from node 0"
+	tap $? "this node refused the lying grant and logged it"
 fi
