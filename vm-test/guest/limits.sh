@@ -96,9 +96,7 @@ elif [ "$nid" = 1 ]; then
 	rm -f /tmp/pending.go
 	/bin/plib_api 0 pending /tmp/pending.go > /tmp/pending.out 2>&1 &
 	pend=$!
-	# Node 0 may hold its workers for node 2's crowd right now: the
-	# refusal then comes once the crowd is over.
-	wait_until 120 grep -q '^# pending: waiting' /tmp/pending.out
+	wait_until 30 grep -q '^# pending: waiting' /tmp/pending.out
 	tap $? "a thread proposed to node 0 sees its proposal pending (${WAITED}s)"
 	dmesg | grep -q "proposed migration to node 0 failed: -11; still proposed"
 	tap $? "the refused proposed move is logged"

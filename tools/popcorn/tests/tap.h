@@ -15,12 +15,15 @@ static inline int tap_check(int cond, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* One line, whole: another thread may print meanwhile. */
+	flockfile(stdout);
 	printf("%sok - ", cond ? "" : "not ");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
 	fflush(stdout);
+	funlockfile(stdout);
 	if (!cond)
 		tap_failed++;
 	return cond;
