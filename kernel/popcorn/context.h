@@ -189,6 +189,27 @@ void pcn_sigstate_load(const struct pcn_task_msg *m);
 void pcn_rseq_capture(struct pcn_task_msg *m);
 void pcn_rseq_load(const struct pcn_task_msg *m);
 
+/*
+ * cputime.c: the CPU time a thread used at a remote, for its shadow.
+ * Figures are ns since the thread arrived there.
+ */
+#define PCN_CPUTIME_PERIOD	HZ	/* a remote reports this often */
+struct pcn_cputime {
+	u64 left;			/* ktime_get_ns() when it left */
+	u64 utime, stime;		/* the last report taken */
+	u64 utime_done, stime_done;	/* added to the shadow's times */
+};
+
+void pcn_cputime_start(struct pcn_cputime *c);
+/* A report, if plausible (true): under the lock of its shadow. */
+bool pcn_cputime_take(struct pcn_cputime *c, u64 utime, u64 stime);
+/* In the shadow: add the times reported up to @utime, @stime. */
+void pcn_cputime_account(struct pcn_cputime *c, u64 utime, u64 stime);
+/* Remote: @t's times since it arrived. */
+void pcn_cputime_of(struct task_struct *t, u64 *utime, u64 *stime);
+/* Remote, in the worker: report each thread of its process. */
+void pcn_cputime_report(struct remote_context *ctx);
+
 /* signal.c: in the shadow, forward its pending signals to @remote_pid. */
 int pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
 

@@ -86,6 +86,7 @@ struct pcn_task_msg {
 	u64 vdso;		/* TASK_MIGRATE: vDSO text address */
 	u64 ss_sp;		/* alternate signal stack */
 	u64 ss_size;
+	u64 utime, stime;	/* TASK_BACK: CPU time there, ns */
 	u32 ss_flags;
 	u32 nactions;		/* TASK_MIGRATE: PCN_NSIG, else 0 */
 	struct pcn_sigaction actions[PCN_NSIG];	/* signal 1 first */
@@ -119,8 +120,23 @@ struct pcn_task_exit_msg {
 	s32 remote_pid;
 	s32 code;		/* as given to do_exit() / do_group_exit() */
 	u32 group;		/* 1: the whole process exits */
+	u64 utime, stime;	/* CPU time there, ns */
 } __packed;
 PCN_SHADOW_MSG(pcn_task_exit_msg);
+
+/*
+ * TASK_CPUTIME (remote -> origin): the CPU time a thread used there
+ * since it arrived, sent periodically while it stays (cputime.c).
+ */
+struct pcn_cputime_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 shadow_pid;
+	s32 remote_pid;
+	u32 reserved;
+	u64 utime, stime;	/* ns, since it arrived */
+} __packed;
+PCN_SHADOW_MSG(pcn_cputime_msg);
 
 /*
  * TASK_SIGNAL (origin -> remote): a signal the shadow received, with the

@@ -69,6 +69,9 @@ struct pcn_shadow {
 	/* Under the xa_lock: SYSCALL_INTR (syscall_forward.c). */
 	u64 serving;			/* seq of the call being made, or 0 */
 	u64 interrupt;			/* seq of a call to interrupt */
+	/* Under the xa_lock: what the thread used there (cputime.c). */
+	struct pcn_cputime cpu;
+	bool cpu_new;			/* a report to add */
 };
 
 struct pcn_shadow_item {
@@ -179,9 +182,66 @@ static bool pcn_shadow_pending(struct pcn_shadow *sh)
 	bool ret;
 
 	xa_lock(&pcn_shadows);
-	ret = !list_empty(&sh->msgs) || sh->lost;
+	ret = !list_empty(&sh->msgs) || sh->lost || sh->cpu_new;
 	xa_unlock(&pcn_shadows);
 	return ret;
+}
+
+/* Add the CPU time last reported to the shadow's; true if there was any. */
+static bool pcn_shadow_cputime(struct pcn_shadow *sh)
+{
+	bool new;
+	u64 ut, st;
+
+	xa_lock(&pcn_shadows);
+	new = sh->cpu_new;
+	sh->cpu_new = false;
+	ut = sh->cpu.utime;
+	st = sh->cpu.stime;
+	xa_unlock(&pcn_shadows);
+	if (new)
+		pcn_cputime_account(&sh->cpu, ut, st);
+	return new;
+}
+
+/* The thread's last figure, in TASK_BACK or TASK_EXIT: add it. */
+static void pcn_shadow_cputime_last(struct pcn_shadow *sh, u64 ut, u64 st)
+{
+	bool ok;
+
+	xa_lock(&pcn_shadows);
+	ok = pcn_cputime_take(&sh->cpu, ut, st);
+	sh->cpu_new = true;
+	xa_unlock(&pcn_shadows);
+	if (!ok)
+		pr_warn_ratelimited("node %d: CPU time of thread %d refused (%llu ns user, %llu ns system)\n",
+				    sh->nid, task_pid_nr(current), ut, st);
+	pcn_shadow_cputime(sh);
+}
+
+/* Remote -> origin: the CPU time of a thread there (TASK_CPUTIME). */
+static void pcn_handle_task_cputime(int nid, struct pcn_kmsg_hdr *msg)
+{
+	struct pcn_cputime_msg *m = (struct pcn_cputime_msg *)msg;
+	struct pcn_shadow *sh;
+	bool ok = true;
+
+	xa_lock(&pcn_shadows);
+	sh = m->shadow_pid > 0 ? xa_load(&pcn_shadows, m->shadow_pid) : NULL;
+	/* Not (or no longer) its shadow: a report that crossed its move. */
+	if (sh && sh->nid == nid && sh->ctx->id == m->ctx_id &&
+	    sh->remote_pid && sh->remote_pid == m->remote_pid) {
+		ok = pcn_cputime_take(&sh->cpu, m->utime, m->stime);
+		if (ok) {
+			sh->cpu_new = true;
+			wake_up(&sh->wq);
+		}
+	}
+	xa_unlock(&pcn_shadows);
+	if (!ok)
+		pr_warn_ratelimited("node %d: CPU time of thread %d refused (%llu ns user, %llu ns system)\n",
+				    nid, m->shadow_pid, m->utime, m->stime);
+	pcn_kmsg_done(msg);
 }
 
 static void pcn_shadow_remove(struct pcn_shadow *sh)
@@ -279,6 +339,7 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 		if (wait_event_interruptible(sh->wq, pcn_shadow_pending(sh))) {
 			if (fatal_signal_pending(current)) {
 				/* Its exit ends the worker and threads there. */
+				pcn_shadow_cputime(sh);
 				pcn_shadow_remove(sh);
 				return -EINTR;
 			}
@@ -288,6 +349,9 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 				schedule_timeout_killable(HZ / 10);
 			continue;
 		}
+		/* Its CPU time, and nothing else maybe. */
+		if (pcn_shadow_cputime(sh))
+			continue;
 		item = pcn_shadow_pop(sh);
 		if (!item) {
 			pr_warn("node %d lost with thread %d of process %d: killing it\n",
@@ -320,6 +384,7 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			tm = (struct pcn_task_msg *)item->msg;
 			if (!pcn_task_back_ok(sh, tm))
 				break;
+			pcn_shadow_cputime_last(sh, tm->utime, tm->stime);
 			pcn_regs_load(&tm->regs);
 			/* User registers as they were: no call to restart. */
 			current_pt_regs()->orig_ax = -1;
@@ -336,6 +401,7 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			em = (struct pcn_task_exit_msg *)item->msg;
 			if (em->remote_pid != sh->remote_pid)
 				break;
+			pcn_shadow_cputime_last(sh, em->utime, em->stime);
 			next = em->code & 0xffff;
 			if (em->group) {
 				pcn_kmsg_done(item->msg);
@@ -371,6 +437,8 @@ again:
 	sh.ctx = current->mm->remote;
 	sh.task = current;
 	sh.lost = false;
+	sh.cpu_new = false;
+	pcn_cputime_start(&sh.cpu);
 	INIT_LIST_HEAD(&sh.msgs);
 	init_waitqueue_head(&sh.wq);
 	ret = xa_insert(&pcn_shadows, tid, &sh, GFP_KERNEL);
@@ -406,7 +474,9 @@ again:
 		ret = pcn_remote_error(reply->error);
 	else if (reply->remote_pid <= 0)
 		ret = -EPROTO;
+	xa_lock(&pcn_shadows);		/* pcn_handle_task_cputime() reads it */
 	sh.remote_pid = reply->remote_pid;
+	xa_unlock(&pcn_shadows);
 	pcn_kmsg_done(resp);
 	if (ret == -ESRCH && !retried) {
 		/* The worker there ended: make a new one, once. */
@@ -596,6 +666,7 @@ static long pcn_migrate_back(int nid,
 	pcn_regs_for(m, uregs, mode);
 	pcn_sigstate_capture(m, false);
 	pcn_rseq_capture(m);
+	pcn_cputime_of(current, &m->utime, &m->stime);
 	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
 	kfree(m);
 	trace_pcn_migrate("back", ctx->origin_nid, task_pid_nr(current), ret);
@@ -739,6 +810,7 @@ void __pcn_task_exit(struct task_struct *tsk, long code)
 			ew->msg.ctx_id = ctx->id;
 			ew->msg.shadow_pid = tsk->peer_pid;
 			ew->msg.remote_pid = task_pid_nr(tsk);
+			pcn_cputime_of(tsk, &ew->msg.utime, &ew->msg.stime);
 			if (tsk->signal->flags & SIGNAL_GROUP_EXIT) {
 				ew->msg.group = 1;
 				ew->msg.code = tsk->signal->group_exit_code;
@@ -807,6 +879,12 @@ static int __init pcn_migrate_init(void)
 		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_TASK_EXIT,
 						"task_exit", esize, esize,
 						pcn_handle_shadow_msg);
+	if (!ret)
+		ret = pcn_kmsg_register_handler(PCN_KMSG_TYPE_TASK_CPUTIME,
+						"task_cputime",
+						sizeof(struct pcn_cputime_msg),
+						sizeof(struct pcn_cputime_msg),
+						pcn_handle_task_cputime);
 	return ret;
 }
 late_initcall(pcn_migrate_init);

@@ -459,7 +459,9 @@ static int pcn_worker_main(void *arg)
 	struct pcn_remote_worker *w = arg;
 	struct pcn_worker_item *item;
 	struct nsproxy *nsp;
+	unsigned long report;
 	sigset_t blocked;
+	long left;
 
 	current->is_worker = true;
 	set_task_comm(current, w->comm);
@@ -487,9 +489,20 @@ static int pcn_worker_main(void *arg)
 	w->task = get_task_struct(current);
 	complete(&w->ready);
 
+	report = jiffies + PCN_CPUTIME_PERIOD;
 	while (!w->error) {
-		if (wait_event_killable(w->wq, pcn_worker_has_work(w)))
+		left = (long)(report - jiffies);
+		left = wait_event_killable_timeout(w->wq, pcn_worker_has_work(w),
+						   max(left, 1L));
+		if (left < 0)
 			break;
+		/* Between migrations too: the threads here compute meanwhile. */
+		if (time_after_eq(jiffies, report)) {
+			pcn_cputime_report(&w->ctx);
+			report = jiffies + PCN_CPUTIME_PERIOD;
+		}
+		if (!left)
+			continue;
 		if (READ_ONCE(w->exiting))
 			break;
 		item = pcn_worker_pop(w);

@@ -74,6 +74,9 @@ if [ "$nid" = 0 ]; then
 	tap $? "test_clock exited 0"
 	/bin/test_calls 1
 	tap $? "test_calls exited 0"
+	# CPU time used at node 1 is the process's at home.
+	/bin/test_cputime 1 2
+	tap $? "test_cputime exited 0"
 
 	/bin/test_migrate print 1 > /tmp/print.out 2> /tmp/print.err
 	tap $? "test_migrate print exited 0"
