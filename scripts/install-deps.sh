@@ -9,7 +9,7 @@ pkgs=(
 	qemu-system-x86 busybox-static vde2 iproute2 rdma-core
 	librdmacm-dev libibverbs-dev ibverbs-providers
 	libc6-dev
-	zstd pigz sysbench p7zip-full
+	zstd pigz sysbench p7zip-full gdb
 )
 
 missing=()

@@ -9,6 +9,8 @@
 set -uo pipefail
 
 NODE_TIMEOUT=${NODE_TIMEOUT:-180}
+# The guest tests' binaries, for gdb on the cores guests send.
+TOOLS_DIR=${TOOLS_DIR:-$(cd "$(dirname "$0")/.." && pwd)/build/tools}
 . "$(dirname "$0")/cluster.sh" "$@"
 
 passed=0 failed=0 skipped=0 num=0
@@ -34,7 +36,7 @@ report() {
 				num=$((num + 1)); failed=$((failed + 1)); bad=1
 				echo "not ok $num - $name/node$i: ${line#not ok - }" ;;
 			"# view: "* | "# transport: "* | "# log: "* | \
-			"# neigh: "* | "# link: "* | "# arping "*)
+			"# neigh: "* | "# link: "* | "# arping "* | "# gdb: "*)
 				# A guest's diagnosis of a failed check.
 				echo "  $line" ;;
 			esac
@@ -70,6 +72,40 @@ report() {
 	done
 }
 
+# core_checks NAME N: a guest that printed a core between "# core-b64
+# PROG MODE" and "# core-end" (gzip, base64) gets it read by the host's
+# gdb against the same binary (TOOLS_DIR/PROG, built with -g): the
+# backtrace of the thread that died must name the functions it died in,
+# as test_core calls them.  TAP lines go to the guest's results.
+core_checks() {
+	local dir=$VMDIR/$1 n=$2 i k prog mode core bt want f ok
+	for ((i = 0; i < n; i++)); do
+		k=0
+		while read -r prog mode; do
+			k=$((k + 1))
+			core=$dir/node$i.core$k
+			tr -d '\r' < "$dir/node$i.results" |
+				awk -v k=$k '/^# core-b64 /{n++; on=(n==k); next}
+					/^# core-end/{on=0} on' |
+				base64 -d 2>/dev/null | gunzip > "$core" 2>/dev/null
+			gdb -batch -nx -ex 'thread apply all bt' \
+				"$TOOLS_DIR/$prog" "$core" > "$core.gdb" 2>&1
+			want="crash_here level2 level1 child"
+			[ "$mode" = abort ] && want="abort $want"
+			ok=1
+			for f in $want; do
+				grep -q "in $f \|^#0  $f " "$core.gdb" || ok=0
+			done
+			if [ $ok -eq 1 ]; then
+				echo "ok - gdb (host) on the $mode core: the dead thread's backtrace has $want" >> "$dir/node$i.results"
+			else
+				echo "not ok - gdb (host) on the $mode core: the dead thread's backtrace has $want" >> "$dir/node$i.results"
+				sed 's/^/# gdb: /' "$core.gdb" | head -n 40 >> "$dir/node$i.results"
+			fi
+		done < <(tr -d '\r' < "$dir/node$i.results" | sed -n 's/^# core-b64 //p')
+	done
+}
+
 run_scenario() {	# run_scenario NAME N CMDLINE_FN [shuffle]
 	# SCENARIOS="a b": run only the scenarios named (for development).
 	[ -n "${SCENARIOS:-}" ] && [[ " $SCENARIOS " != *" $1 "* ]] && return
@@ -77,6 +113,7 @@ run_scenario() {	# run_scenario NAME N CMDLINE_FN [shuffle]
 	echo "# scenario $1: $2 node(s)"
 	cluster_boot "$1" "$2" "$NODE_TIMEOUT" "$3" "${4:-}"
 	cat "$VMDIR/$1/boot-order" "$VMDIR/$1/events" 2>/dev/null
+	core_checks "$1" "$2"
 	report "$1" "$2"
 	echo "# scenario $1: $((SECONDS - t)) s"
 }

@@ -47,6 +47,10 @@ vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,
 				 unsigned long address, unsigned int flags);
 void __pcn_vma_fault(struct mm_struct *mm, unsigned long address);
 void __pcn_task_exit(struct task_struct *tsk, long code);
+struct kernel_siginfo;
+void __pcn_coredump_away(const struct kernel_siginfo *info);
+void __pcn_coredump_begin(struct mm_struct *mm);
+void __pcn_coredump_end(struct mm_struct *mm);
 bool __pcn_vma_syscall(enum pcn_vma_op op, const unsigned long *args,
 		       long *ret);
 bool __pcn_remote_write(unsigned int fd, const char __user *buf,
@@ -174,6 +178,33 @@ static __always_inline void pcn_task_exit(struct task_struct *tsk, long code)
 {
 	if (unlikely(tsk->remote))
 		__pcn_task_exit(tsk, code);
+}
+
+/*
+ * do_coredump(): a migrated thread dies of a signal that dumps core.  Its
+ * process's core is written at its origin: the thread goes home with its
+ * registers and the signal, and ends here.  Returns only if it could not.
+ */
+static __always_inline void pcn_coredump_away(const struct kernel_siginfo *info)
+{
+	if (unlikely(current->remote))
+		__pcn_coredump_away(info);
+}
+
+/*
+ * do_coredump(), around the dump of a distributed process's memory: the
+ * pages remote nodes write come home first, and none leaves meanwhile.
+ */
+static __always_inline void pcn_coredump_begin(struct mm_struct *mm)
+{
+	if (unlikely(mm->remote))
+		__pcn_coredump_begin(mm);
+}
+
+static __always_inline void pcn_coredump_end(struct mm_struct *mm)
+{
+	if (unlikely(mm->remote))
+		__pcn_coredump_end(mm);
 }
 
 /*
@@ -312,6 +343,10 @@ static inline bool pcn_mm_distributed(struct mm_struct *mm)
 static inline void pcn_vma_fault(struct mm_struct *mm,
 				 unsigned long address) {}
 static inline void pcn_task_exit(struct task_struct *tsk, long code) {}
+struct kernel_siginfo;
+static inline void pcn_coredump_away(const struct kernel_siginfo *info) {}
+static inline void pcn_coredump_begin(struct mm_struct *mm) {}
+static inline void pcn_coredump_end(struct mm_struct *mm) {}
 
 static inline bool pcn_vma_syscall(enum pcn_vma_op op, unsigned long a0,
 				   unsigned long a1, unsigned long a2,

@@ -210,6 +210,17 @@ void pcn_cputime_of(struct task_struct *t, u64 *utime, u64 *stime);
 /* Remote, in the worker: report each thread of its process. */
 void pcn_cputime_report(struct remote_context *ctx);
 
+/*
+ * coredump.c: a thread that dies at a remote of a signal that dumps core
+ * goes home to die (pcn_migrate_back_core(), migrate.c, which does not
+ * return unless it fails); its TASK_BACK carries the signal.
+ */
+int pcn_migrate_back_core(const kernel_siginfo_t *info);
+bool pcn_core_signo_ok(u32 signo);
+void pcn_core_capture(struct pcn_task_msg *m, const kernel_siginfo_t *info);
+/* In the shadow, with the thread's registers loaded: signal it again. */
+void pcn_core_signal(const struct pcn_task_msg *m);
+
 /* signal.c: in the shadow, forward its pending signals to @remote_pid. */
 int pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
 

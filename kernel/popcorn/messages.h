@@ -87,6 +87,15 @@ struct pcn_task_msg {
 	u64 ss_sp;		/* alternate signal stack */
 	u64 ss_size;
 	u64 utime, stime;	/* TASK_BACK: CPU time there, ns */
+	/*
+	 * TASK_BACK: the signal the thread died of there, whose core the
+	 * origin writes (coredump.c); core_signo 0 for none.
+	 */
+	u32 core_signo;
+	s32 core_code;
+	s32 core_errno;
+	u32 reserved3;
+	u64 core_addr;		/* si_addr, or si_pid and si_uid */
 	u32 ss_flags;
 	u32 nactions;		/* TASK_MIGRATE: PCN_NSIG, else 0 */
 	struct pcn_sigaction actions[PCN_NSIG];	/* signal 1 first */

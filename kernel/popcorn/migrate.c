@@ -311,7 +311,9 @@ static void pcn_shadow_syscall(struct pcn_shadow *sh,
 static bool pcn_task_back_ok(struct pcn_shadow *sh, struct pcn_task_msg *m)
 {
 	return m->remote_pid == sh->remote_pid && pcn_regs_valid(&m->regs) &&
-	       (m->forward_nid == -1 || pcn_nid_valid(m->forward_nid));
+	       (m->forward_nid == -1 || pcn_nid_valid(m->forward_nid)) &&
+	       (!m->core_signo ||
+		(pcn_core_signo_ok(m->core_signo) && m->forward_nid == -1));
 }
 
 /*
@@ -391,6 +393,9 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			pcn_xstate_load(tm->xstate, tm->xstate_size);
 			pcn_sigstate_load(tm);
 			pcn_rseq_load(tm);
+			/* It died there: it dies here, and the core is written. */
+			if (tm->core_signo)
+				pcn_core_signal(tm);
 			next = tm->forward_nid;
 			pcn_kmsg_done(item->msg);
 			kfree(item);
@@ -643,10 +648,14 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 	return 0;
 }
 
-/* At a remote: hand the thread back to its shadow at the origin. */
+/*
+ * At a remote: hand the thread back to its shadow at the origin; with
+ * @core, the signal it dies of, for its origin to dump core.
+ */
 static long pcn_migrate_back(int nid,
 			     const struct popcorn_regset_x86_64 *uregs,
-			     enum pcn_regs_mode mode)
+			     enum pcn_regs_mode mode,
+			     const kernel_siginfo_t *core)
 {
 	struct remote_context *ctx = current->remote;
 	struct pcn_task_msg *m;
@@ -667,6 +676,8 @@ static long pcn_migrate_back(int nid,
 	pcn_sigstate_capture(m, false);
 	pcn_rseq_capture(m);
 	pcn_cputime_of(current, &m->utime, &m->stime);
+	if (core)
+		pcn_core_capture(m, core);
 	ret = pcn_kmsg_send(ctx->origin_nid, m, sizeof(*m));
 	kfree(m);
 	trace_pcn_migrate("back", ctx->origin_nid, task_pid_nr(current), ret);
@@ -684,7 +695,7 @@ long pcn_migrate(int nid, const struct popcorn_regset_x86_64 *uregs)
 	long ret;
 
 	if (current->remote && !current->remote->at_origin)
-		return pcn_migrate_back(nid, uregs, PCN_REGS_CALL);
+		return pcn_migrate_back(nid, uregs, PCN_REGS_CALL, NULL);
 	/* A thread created at a remote has no shadow at the origin. */
 	if (current->is_worker || (ctx && !ctx->at_origin))
 		return -EOPNOTSUPP;
@@ -715,7 +726,7 @@ int pcn_migrate_proposed(int nid)
 	if (current->ptrace)
 		return -EBUSY;
 	if (current->remote && !current->remote->at_origin)
-		return pcn_migrate_back(nid, NULL, PCN_REGS_AS_IS);
+		return pcn_migrate_back(nid, NULL, PCN_REGS_AS_IS, NULL);
 	if (current->is_worker || (ctx && !ctx->at_origin))
 		return -EOPNOTSUPP;
 	return pcn_migrate_from_origin(nid, NULL, PCN_REGS_AS_IS);
@@ -749,13 +760,19 @@ int pcn_shadow_propose(struct task_struct *t, int nid)
 int pcn_migrate_back_restart(void)
 {
 	return pcn_migrate_back(current->remote->origin_nid, NULL,
-				PCN_REGS_RESTART);
+				PCN_REGS_RESTART, NULL);
 }
 
 int pcn_migrate_back_as_is(void)
 {
 	return pcn_migrate_back(current->remote->origin_nid, NULL,
-				PCN_REGS_AS_IS);
+				PCN_REGS_AS_IS, NULL);
+}
+
+int pcn_migrate_back_core(const kernel_siginfo_t *info)
+{
+	return pcn_migrate_back(current->remote->origin_nid, NULL,
+				PCN_REGS_AS_IS, info);
 }
 
 void pcn_thread_status(struct popcorn_thread_status *st)

@@ -77,6 +77,22 @@ if [ "$nid" = 0 ]; then
 	# CPU time used at node 1 is the process's at home.
 	/bin/test_cputime 1 2
 	tap $? "test_cputime exited 0"
+	# A thread that dies at node 1 of a signal that dumps core: the
+	# core is written here; the host's gdb reads it (suite.sh).
+	echo "/tmp/core.%p" > /proc/sys/kernel/core_pattern
+	for mode in segv abort; do
+		/bin/test_core $mode 1 /tmp/core. > /tmp/core.out 2>&1
+		rc=$?
+		cat /tmp/core.out
+		tap $rc "test_core $mode exited 0 (exit $rc)"
+		core=$(sed -n 's/^# core //p' /tmp/core.out)
+		if [ -s "$core" ]; then
+			echo "# core-b64 test_core $mode"
+			gzip -c "$core" | base64
+			echo "# core-end"
+			rm -f "$core"
+		fi
+	done
 
 	/bin/test_migrate print 1 > /tmp/print.out 2> /tmp/print.err
 	tap $? "test_migrate print exited 0"

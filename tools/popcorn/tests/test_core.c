@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_core MODE NID CORE_PREFIX: a thread that dies at a remote of a
+ * signal that dumps core leaves its process's core at the origin
+ * (coredump.c).
+ *
+ * A child process migrates to NID, writes a marker into a heap page
+ * there (a page then held by NID alone) and, three calls deep, dies:
+ * MODE segv dereferences NULL in crash_here(), abort calls abort().  The
+ * parent checks, with the core_pattern CORE_PREFIX%p that the caller set
+ * and RLIMIT_CORE raised here:
+ *
+ *  - waitpid(): killed by the signal, with a core dump (WCOREDUMP);
+ *  - the core file CORE_PREFIX<pid> exists and holds the marker: the page
+ *    came home from NID before the dump;
+ *  - segv: the core's first thread (the one that dumped) has the signal
+ *    and a rip inside crash_here(), as at NID when it faulted.
+ *
+ * Prints "# core PATH" for the harness, which runs gdb on it, and one
+ * TAP line per check; exits 0 when all pass.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/procfs.h>
+#include <sys/reg.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../popcorn.h"
+#include "tap.h"
+
+#define noinline	__attribute__((noinline))	/* kept in backtraces */
+#define MARKER		"popcorn core marker, written at node "
+#define CRASH_SPAN	512	/* crash_here() is shorter than this */
+
+static char *heap;
+
+static noinline void crash_here(int segv)
+{
+	int *p = NULL;
+
+	if (!segv)
+		abort();
+	asm("" : "+r" (p));	/* the compiler must not know it is NULL */
+	*p = 42;
+}
+
+static noinline void level2(int segv)
+{
+	crash_here(segv);
+	asm("");
+}
+
+static noinline void level1(int segv)
+{
+	level2(segv);
+	asm("");
+}
+
+static void child(int segv, int nid)
+{
+	if (popcorn_migrate(nid))
+		_exit(3);
+	snprintf(heap, 4096, MARKER "%d", popcorn_current_nid());
+	level1(segv);
+	_exit(4);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &st) || st.st_size <= 0) {
+		fclose(f);
+		return NULL;
+	}
+	buf = malloc(st.st_size);
+	*len = buf ? fread(buf, 1, st.st_size, f) : 0;
+	fclose(f);
+	return buf;
+}
+
+/* The first NT_PRSTATUS of an ELF core: the thread that dumped it. */
+static const prstatus_t *first_prstatus(const char *core, size_t len)
+{
+	const Elf64_Ehdr *eh = (const void *)core;
+	const Elf64_Phdr *ph;
+	size_t off, end;
+	int i;
+
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_type != ET_CORE ||
+	    eh->e_phoff + (size_t)eh->e_phnum * sizeof(*ph) > len)
+		return NULL;
+	ph = (const void *)(core + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_NOTE || ph[i].p_offset + ph[i].p_filesz > len)
+			continue;
+		off = ph[i].p_offset;
+		end = off + ph[i].p_filesz;
+		while (off + sizeof(Elf64_Nhdr) <= end) {
+			const Elf64_Nhdr *nh = (const void *)(core + off);
+			size_t desc = off + sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
+
+			if (desc + nh->n_descsz > end)
+				break;
+			if (nh->n_type == NT_PRSTATUS &&
+			    nh->n_descsz >= sizeof(prstatus_t))
+				return (const void *)(core + desc);
+			off = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+	return NULL;
+}
+
+int main(int argc, char *argv[])
+{
+	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+	const prstatus_t *pr;
+	char path[256], marker[64];
+	int segv, nid, status = 0, sig;
+	size_t len = 0;
+	char *core;
+	pid_t pid;
+
+	if (argc != 4 || (strcmp(argv[1], "segv") && strcmp(argv[1], "abort"))) {
+		fprintf(stderr, "usage: test_core segv|abort NID CORE_PREFIX\n");
+		return 2;
+	}
+	segv = !strcmp(argv[1], "segv");
+	sig = segv ? SIGSEGV : SIGABRT;
+	nid = atoi(argv[2]);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (setrlimit(RLIMIT_CORE, &unlimited))
+		perror("setrlimit RLIMIT_CORE");
+	heap = malloc(4096);
+	if (!heap)
+		return 1;
+	memset(heap, 0, 4096);
+	pid = fork();
+	if (pid == 0)
+		child(segv, nid);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		tap_check(0, "fork and wait: %s", strerror(errno));
+		return 1;
+	}
+	tap_check(WIFSIGNALED(status) && WTERMSIG(status) == sig &&
+		  WCOREDUMP(status),
+		  "%s at node %d: the process died of signal %d with a core dump (status 0x%x)",
+		  argv[1], nid, sig, status);
+
+	snprintf(path, sizeof(path), "%s%d", argv[3], pid);
+	printf("# core %s\n", path);
+	core = read_file(path, &len);
+	tap_check(core != NULL, "%s written at the origin (%zu bytes)", path,
+		  len);
+	if (!core)
+		return 1;
+	snprintf(marker, sizeof(marker), MARKER "%d", nid);
+	tap_check(memmem(core, len, marker, strlen(marker)) != NULL,
+		  "the core holds the heap page written at node %d", nid);
+	if (segv) {
+		unsigned long rip, at = (unsigned long)crash_here;
+
+		pr = first_prstatus(core, len);
+		rip = pr ? pr->pr_reg[RIP] : 0;
+		tap_check(pr && pr->pr_cursig == sig && rip >= at &&
+			  rip < at + CRASH_SPAN,
+			  "its dumping thread: signal %d, rip 0x%lx in crash_here() at 0x%lx",
+			  pr ? pr->pr_cursig : -1, rip, at);
+	}
+	free(core);
+	return tap_failed ? 1 : 0;
+}
