@@ -170,6 +170,8 @@ void pcn_handle_syscall_intr(int nid, struct pcn_kmsg_hdr *msg);
 int pcn_shadow_propose(struct task_struct *t, int nid);
 /* The calling thread's proposed move, from its task work (propose.c). */
 int pcn_migrate_proposed(int nid);
+/* In a shadow: call its thread home if it must stop (jobctl.c). */
+void pcn_shadow_home_check(void);
 
 /* propose.c */
 void pcn_proposal_add(struct task_struct *t, int nid);
@@ -223,6 +225,9 @@ void pcn_core_signal(const struct pcn_task_msg *m);
 
 /* signal.c: in the shadow, forward its pending signals to @remote_pid. */
 int pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid);
+/* jobctl.c: a shadow whose thread must come home to stop */
+void pcn_jobctl_kept(struct task_struct *t, sigset_t *kept);
+bool pcn_jobctl_home_due(void);
 
 /* remote_io.c: FILE_WRITE is served by the shadow of the writer. */
 void pcn_file_write_serve(int nid, struct pcn_kmsg_hdr *msg);

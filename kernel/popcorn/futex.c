@@ -180,6 +180,14 @@ void pcn_futex_serve(int nid, struct pcn_kmsg_hdr *msg)
 	else if (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
 		 ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK)
 		ret = -EINTR;	/* the signal follows the thread */
+	/*
+	 * Or a stop, for which the thread comes home (jobctl.c): a spurious
+	 * wake-up, after which it waits again, there.
+	 */
+	if (ret == -EINTR && pcn_jobctl_home_due()) {
+		pcn_shadow_home_check();
+		ret = 0;
+	}
 out:
 	pcn_futex_reply(nid, msg, ret);
 	pcn_kmsg_done(msg);

@@ -408,13 +408,17 @@ PCN_SHADOW_MSG(pcn_syscall_intr);
 /*
  * TASK_PROPOSE (origin -> remote): thread @remote_pid of context @ctx_id
  * is to migrate to @nid on its next return to user space (propose.c).
+ * PCN_PROPOSE_URGENT: interrupt its sleep there, for it must come home
+ * to stop (jobctl.c).
  */
 struct pcn_propose_msg {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;
 	s32 remote_pid;
 	s32 nid;
-	u32 reserved;
+	u32 flags;
 } __packed;
+
+#define PCN_PROPOSE_URGENT	BIT(0)
 
 #endif /* _POPCORN_MESSAGES_H */

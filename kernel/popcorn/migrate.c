@@ -72,6 +72,13 @@ struct pcn_shadow {
 	/* Under the xa_lock: what the thread used there (cputime.c). */
 	struct pcn_cputime cpu;
 	bool cpu_new;			/* a report to add */
+	/*
+	 * Called home to stop (jobctl.c), when last, and whether it must
+	 * still come (the process was not continued meanwhile).
+	 */
+	bool called_home;
+	unsigned long called_at;
+	bool homing;
 };
 
 struct pcn_shadow_item {
@@ -317,6 +324,64 @@ static bool pcn_task_back_ok(struct pcn_shadow *sh, struct pcn_task_msg *m)
 }
 
 /*
+ * Call the thread home if it must stop (jobctl.c): an urgent proposal,
+ * sent again each second until it comes, in case it was lost or the
+ * thread was on its way elsewhere.
+ */
+static void pcn_shadow_call_home(struct pcn_shadow *sh)
+{
+	struct pcn_propose_msg m = {
+		.hdr.type = PCN_KMSG_TYPE_TASK_PROPOSE,
+		.ctx_id = sh->ctx->id,
+		.remote_pid = sh->remote_pid,
+		.nid = pcn_my_nid(),
+		.flags = PCN_PROPOSE_URGENT,
+	};
+
+	if (!sh->remote_pid ||
+	    (sh->called_home && time_before(jiffies, sh->called_at + HZ)))
+		return;
+	sh->homing = pcn_jobctl_home_due();
+	if (!sh->homing)
+		return;
+	sh->called_home = true;
+	sh->called_at = jiffies;
+	pcn_kmsg_send(sh->nid, &m, sizeof(m));
+}
+
+/**
+ * pcn_shadow_home_check() - call the calling shadow's thread home if it
+ *	must stop
+ *
+ * From a call the shadow makes for its thread, before it answers, so
+ * that the thread meets the proposal before it makes the call again.
+ */
+void pcn_shadow_home_check(void)
+{
+	/* Its own entry, on its own stack: stable while it runs. */
+	struct pcn_shadow *sh = xa_load(&pcn_shadows, task_pid_nr(current));
+
+	if (sh && sh->task == current)
+		pcn_shadow_call_home(sh);
+}
+
+/*
+ * Until a message comes (> 0), a signal (-ERESTARTSYS) or, while the
+ * thread is called home, a second passes (0): what is pending then
+ * waits for the thread, here, and only a fatal signal wakes the shadow.
+ */
+static long pcn_shadow_sleep(struct pcn_shadow *sh)
+{
+	long ret;
+
+	if (sh->homing)
+		return wait_event_killable_timeout(sh->wq,
+						   pcn_shadow_pending(sh), HZ);
+	ret = wait_event_interruptible(sh->wq, pcn_shadow_pending(sh));
+	return ret ? ret : 1;
+}
+
+/*
  * Serve the remote thread until it comes back or ends.  Returns 0 with
  * the thread's registers loaded and *@next the node to go on to (-1:
  * stay here), -EINTR when the process is killed, or does not return.
@@ -326,6 +391,8 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 	struct pcn_shadow_item *item;
 	struct pcn_task_exit_msg *em;
 	struct pcn_task_msg *tm;
+	bool home;
+	long woken;
 	int next;
 
 	for (;;) {
@@ -338,13 +405,20 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			if (task_work_pending(current))
 				task_work_run();
 		}
-		if (wait_event_interruptible(sh->wq, pcn_shadow_pending(sh))) {
+		pcn_shadow_call_home(sh);
+		woken = pcn_shadow_sleep(sh);
+		if (!woken)
+			continue;
+		if (woken < 0) {
 			if (fatal_signal_pending(current)) {
 				/* Its exit ends the worker and threads there. */
 				pcn_shadow_cputime(sh);
 				pcn_shadow_remove(sh);
 				return -EINTR;
 			}
+			/* Stopped or traced: it comes home for that. */
+			if (pcn_jobctl_home_due())
+				continue;
 			/* The thread is away: its signals go after it. */
 			pcn_signal_forward(sh->ctx, sh->nid, sh->remote_pid);
 			if (signal_pending(current))	/* nothing to dequeue */
@@ -393,13 +467,28 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			pcn_xstate_load(tm->xstate, tm->xstate_size);
 			pcn_sigstate_load(tm);
 			pcn_rseq_load(tm);
+			/*
+			 * Its restart block stayed there, and the shadow's
+			 * may hold a call it made: a restart_syscall() the
+			 * thread comes back to ends with -EINTR.
+			 */
+			current->restart_block.fn = do_no_restart_syscall;
 			/* It died there: it dies here, and the core is written. */
 			if (tm->core_signo)
 				pcn_core_signal(tm);
 			next = tm->forward_nid;
+			home = sh->called_home && !tm->core_signo;
 			pcn_kmsg_done(item->msg);
 			kfree(item);
 			pcn_shadow_remove(sh);
+			/*
+			 * Called home to stop: once continued, it goes back
+			 * on its way out, after its signals (jobctl.c).
+			 */
+			if (home) {
+				pcn_proposal_add(current, next >= 0 ? next : sh->nid);
+				next = -1;
+			}
 			*next_nid = next;
 			return 0;
 		case PCN_KMSG_TYPE_TASK_EXIT:
@@ -443,6 +532,8 @@ again:
 	sh.task = current;
 	sh.lost = false;
 	sh.cpu_new = false;
+	sh.called_home = false;
+	sh.homing = false;
 	pcn_cputime_start(&sh.cpu);
 	INIT_LIST_HEAD(&sh.msgs);
 	init_waitqueue_head(&sh.wq);
@@ -527,6 +618,11 @@ static int pcn_migrate_from_origin(int nid,
 		ret = pcn_migrate_out(nid, m, &next);
 		if (ret || next < 0 || next == pcn_my_nid())
 			break;
+		/* It must stop first: it goes on once continued. */
+		if (pcn_jobctl_home_due()) {
+			pcn_proposal_add(current, next);
+			break;
+		}
 		/* Back from one remote on the way to another. */
 		if (!pcn_node_online(next)) {
 			ret = -EAGAIN;

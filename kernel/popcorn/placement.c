@@ -64,6 +64,9 @@ int pcn_thread_node(struct task_struct *t, int me)
 	peer = READ_ONCE(t->peer_nid);
 	if (peer >= 0 && peer != me)
 		return peer;		/* a shadow: its thread is there */
+	/* Stopped at home, its way back proposed for when it goes on. */
+	if (task_is_stopped_or_traced(t))
+		return me;
 	if (v & (PCN_PROPOSAL_ARMED | PCN_PROPOSAL_MOVING))
 		return (v & PCN_PROPOSAL_NID) - 1;	/* on its way */
 	return me;	/* here, with at most a proposal that failed */

@@ -88,8 +88,11 @@ void __pcn_proposal_run(void)
 		return;
 	}
 	cmpxchg(&current->pcn_proposal, v, v & ~PCN_PROPOSAL_MOVING);
-	/* Killed, here or there (the process ends): nothing to say. */
-	if (!fatal_signal_pending(current))
+	/*
+	 * Killed, here or there (the process ends), or traced (it stays
+	 * with its tracer, jobctl.c): nothing to say.
+	 */
+	if (!fatal_signal_pending(current) && !current->ptrace)
 		pr_info_ratelimited("thread %d: proposed migration to node %d failed: %d; still proposed\n",
 				    task_pid_nr(current), nid, ret);
 }
@@ -175,11 +178,16 @@ static void pcn_handle_task_propose(int nid, struct pcn_kmsg_hdr *msg)
 	struct remote_context *ctx = pcn_remote_context_get(nid, m->ctx_id);
 	struct task_struct *t = NULL;
 
-	if (!ctx || !pcn_nid_valid(m->nid) || m->remote_pid <= 0 || m->reserved)
+	if (!ctx || !pcn_nid_valid(m->nid) || m->remote_pid <= 0 ||
+	    (m->flags & ~PCN_PROPOSE_URGENT))
 		goto out;
 	t = find_get_task_by_vpid(m->remote_pid);
-	if (t && READ_ONCE(t->remote) == ctx && t->at_remote)
+	if (t && READ_ONCE(t->remote) == ctx && t->at_remote) {
 		pcn_proposal_add(t, m->nid);
+		/* Out of an interruptible sleep too: it restarts at home. */
+		if (m->flags & PCN_PROPOSE_URGENT)
+			set_notify_signal(t);
+	}
 out:
 	if (t)
 		put_task_struct(t);

@@ -7,7 +7,9 @@
  * queue and forwards it (TASK_SIGNAL), with the process's action for it,
  * to the remote thread, which then runs the handler where it is.  Fatal
  * signals are not forwarded: they end the process at the origin, whose
- * exit ends the remote worker and threads.
+ * exit ends the remote worker and threads.  Nor are those that stop the
+ * process, nor any while the shadow is traced: the thread comes home
+ * for them (jobctl.c).
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -34,11 +36,13 @@ int pcn_signal_forward(struct remote_context *ctx, int nid, pid_t remote_pid)
 	struct k_sigaction *ka;
 	kernel_siginfo_t info;
 	enum pid_type type;
+	sigset_t kept;
 	int sig, sent = 0;
 
 	for (;;) {
 		spin_lock_irq(&current->sighand->siglock);
-		sig = dequeue_signal(current, &current->blocked, &info, &type);
+		pcn_jobctl_kept(current, &kept);
+		sig = dequeue_signal(current, &kept, &info, &type);
 		if (sig) {
 			ka = &current->sighand->action[sig - 1];
 			m.handler = (unsigned long)ka->sa.sa_handler;

@@ -448,6 +448,8 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	 */
 	restore_saved_sigmask();
 	set_current_blocked(&own);
+	/* A stop interrupted it: the thread comes home to restart it. */
+	pcn_shadow_home_check();
 out:
 	pcn_syscall_reply(nid, msg, ret, flags);
 	pcn_kmsg_done(msg);

@@ -227,6 +227,83 @@ for nodes in 0-1 0-2; do
 		--time=0 --thread-yields=10 --thread-locks=4
 done
 
+# --- job control ---------------------------------------------------------
+
+# Busybox sh with job control (set -m, the console as its controlling
+# terminal) runs sysbench spread over the three nodes in the background:
+# kill -TSTP %1 stops every thread (they come home to stop), bg takes it
+# up where it was, and after a second stop fg waits for it in the
+# foreground.  /tmp/jc.log gets what the shell saw, one "key value" a
+# line; /proc/popcorn_ps says where each thread is.
+cat > /tmp/jc.sh <<'EOF'
+set -m
+away() {
+	awk -v p=$pid '$1 == "process" { on = $2 == p }
+		on && $1 == "thread" && $4 != 0 { n++ } END { print n + 0 }' \
+		/proc/popcorn_ps
+}
+states() {
+	cat /proc/$pid/task/*/stat 2>/dev/null | sed 's/.*) //' | cut -c1 |
+		sort | uniq -c | tr -s ' \n' ' '
+}
+# Until CMD... holds, 30 s at most.
+until_() {
+	local i=0
+	while ! "$@"; do
+		i=$((i + 1))
+		[ $i -ge 300 ] && return 1
+		sleep 0.1
+	done
+}
+spread_away() { [ "$(away)" -ge 2 ]; }
+stopped() { grep -q '^State:.*T (stopped)' /proc/$pid/status; }
+popcorn run --nodes 0-2 -- /usr/bin/sysbench cpu --threads=3 --time=16 \
+	--events=0 --cpu-max-prime=2000 run > /tmp/jc.out 2>&1 &
+pid=$!
+until_ spread_away
+echo "spread $(away)"
+kill -TSTP %1
+until_ stopped
+echo "stopped1 $(grep '^State:' /proc/$pid/status | tr -d '\t')"
+echo "states1 $(states)"
+echo "away1 $(away)"
+jobs %1 > /tmp/jc.jobs
+echo "jobs1 $(cat /tmp/jc.jobs)"
+bg %1
+jobs %1 > /tmp/jc.jobs
+echo "jobs2 $(cat /tmp/jc.jobs)"
+until_ spread_away
+echo "respread $(away)"
+kill -TSTP %1
+until_ stopped
+echo "stopped2 $(grep '^State:' /proc/$pid/status | tr -d '\t')"
+fg %1 > /dev/null
+echo "fg $?"
+EOF
+t0=$(date +%s)
+m0=$(migrations)
+setsid -c sh /tmp/jc.sh < /dev/ttyS0 > /tmp/jc.log 2>&1
+sed 's/^/# jc: /' /tmp/jc.log
+jc() { sed -n "s/^$1 //p" /tmp/jc.log; }
+[ "$(jc spread)" -ge 2 ]
+tap $? "job control: sysbench in the background under popcorn run has threads away ($(jc spread))"
+jc stopped1 | grep -q "T (stopped)"
+tap $? "job control: kill -TSTP %1 stops it ($(jc stopped1))"
+jc states1 | grep -Eqx " *[2-9] T *"
+tap $? "job control: every thread stopped (count, state:$(jc states1))"
+[ "$(jc away1)" = 0 ]
+tap $? "job control: no thread away while stopped ($(jc away1) away)"
+jc jobs1 | grep -q "Stopped"
+tap $? "job control: jobs says Stopped ($(jc jobs1))"
+jc jobs2 | grep -q "Running"
+tap $? "job control: bg %1 runs it in the background ($(jc jobs2))"
+[ "$(jc respread)" -ge 2 ]
+tap $? "job control: after bg its threads are away again ($(jc respread))"
+jc stopped2 | grep -q "T (stopped)"
+tap $? "job control: stopped a second time ($(jc stopped2))"
+[ "$(jc fg)" = 0 ] && grep -q "total number of events: *[1-9]" /tmp/jc.out
+tap $? "job control: fg %1 waits for it; it exits 0 with its events ($(jc fg), $(grep 'total number of events' /tmp/jc.out | tr -s ' '), $(($(date +%s) - t0))s, $(($(migrations) - m0)) migrations)"
+
 # --- a lossy link --------------------------------------------------------
 
 # netem drops 1 % of the packets nodes 0 and 1 send: TCP and soft-RoCE

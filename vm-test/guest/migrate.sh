@@ -77,6 +77,9 @@ if [ "$nid" = 0 ]; then
 	# CPU time used at node 1 is the process's at home.
 	/bin/test_cputime 1 2
 	tap $? "test_cputime exited 0"
+	# Job control: stop and continue a process spread over three nodes.
+	/bin/test_jobctl 1 2
+	tap $? "test_jobctl exited 0"
 	# A thread that dies at node 1 of a signal that dumps core: the
 	# core is written here; the host's gdb reads it (suite.sh).
 	echo "/tmp/core.%p" > /proc/sys/kernel/core_pattern
