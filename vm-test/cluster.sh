@@ -61,7 +61,7 @@
 
 export BZIMAGE=${1:?usage: . cluster.sh BZIMAGE INITRD} INITRD=${2:?}
 export VMDIR=${VMDIR:-$(dirname "$INITRD")/vm}
-VM_MEM=${VM_MEM:-256M}
+VM_MEM=${VM_MEM:-384M}
 VM_SMP=${VM_SMP:-2}
 # VM_QEMU_EXTRA: more QEMU options for every guest (make bench's
 # instruction-counted boots: -icount).

@@ -81,6 +81,17 @@ cp /usr/lib/p7zip/7z /usr/lib/p7zip/7z.so "$root/usr/lib/p7zip/"
 copy_libs /usr/lib/p7zip/7z
 copy_libs /usr/lib/p7zip/7z.so
 cp /usr/bin/7z "$root/usr/bin/7z"
+# Debian's tracers (strace, gdb as gdb-minimal ships it), attached to
+# a distributed process in the migrate scenario.
+for prog in strace gdb; do
+	bin=$(command -v $prog || true)
+	if [ -z "$bin" ] || { [ $prog = gdb ] && ldd "$bin" | grep -q libpython; }; then
+		echo "mkinitramfs: $prog is missing or not gdb-minimal (make deps)" >&2
+		exit 1
+	fi
+	cp "$bin" "$root/usr/bin/$prog"
+	copy_libs "$bin"
+done
 cp "$here/guest/init" "$root/init"
 # An unprivileged user for tests that must not run as root (run with
 # as_user in guest/lib.sh): uid and gid 1000, no password, no groups.

@@ -64,6 +64,7 @@ int __pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 int __pcn_remote_syscall(struct pt_regs *regs, int nr);
 int __pcn_remote_syscall_32(struct pt_regs *regs, int nr);
 void __pcn_proposal_run(void);
+void __pcn_ptrace_unlinked(struct task_struct *child);
 void __pcn_place_thread(struct task_struct *p);
 
 /*
@@ -309,6 +310,21 @@ static __always_inline void pcn_resume_user_mode(void)
 		__pcn_proposal_run();
 }
 
+/*
+ * __ptrace_unlink(): the tracer let @child go.  A thread that came home
+ * to be traced keeps the node it came from proposed, disarmed while it
+ * could not move (kernel/popcorn/jobctl.c): it is armed again.
+ */
+static __always_inline void pcn_ptrace_unlinked(struct task_struct *child)
+{
+	int v = READ_ONCE(child->pcn_proposal);
+
+	if (unlikely(v & PCN_PROPOSAL_NID) &&
+	    !(v & (PCN_PROPOSAL_ARMED | PCN_PROPOSAL_MOVING |
+		   PCN_PROPOSAL_CHILD)))
+		__pcn_ptrace_unlinked(child);
+}
+
 /* futex_waitv(): a vector of waits is not run at the origin: refused. */
 static __always_inline bool pcn_futex_waitv_refused(void)
 {
@@ -322,6 +338,7 @@ static __always_inline bool pcn_futex_waitv_refused(void)
 struct task_struct;
 
 static inline void pcn_mm_init(struct mm_struct *mm) {}
+static inline void pcn_ptrace_unlinked(struct task_struct *child) {}
 static inline void pcn_mm_exit(struct mm_struct *mm) {}
 static inline void pcn_task_fork(struct task_struct *p,
 				 unsigned long clone_flags) {}

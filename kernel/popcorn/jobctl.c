@@ -15,7 +15,9 @@
  * the node it came from: once the process is continued the thread goes
  * back there on its way out (the proposal runs after signals are
  * delivered), so it resumes where it was.  A traced thread stays home
- * while it is traced (pcn_migrate_proposed() refuses to move it).
+ * while it is traced (pcn_migrate_proposed() refuses to move it, and
+ * its proposal is disarmed); when its tracer lets it go the proposal is
+ * armed again (pcn_ptrace_unlinked(), patch 0017).
  *
  * A stopped process thus has every thread at home, in TASK_STOPPED: it
  * runs nowhere, holds no page request open and its CPU time does not
@@ -24,10 +26,13 @@
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
+#include <linux/resume_user_mode.h>
 #include <linux/sched.h>
 #include <linux/sched/jobctl.h>
 #include <linux/sched/signal.h>
 #include <linux/signal.h>
+
+#include <popcorn/hooks.h>
 
 #include "context.h"
 
@@ -92,4 +97,21 @@ bool pcn_jobctl_home_due(void)
 	}
 	spin_unlock_irq(&t->sighand->siglock);
 	return due;
+}
+
+/**
+ * __pcn_ptrace_unlinked() - arm again the way back of a thread let go
+ *	by its tracer
+ * @child: the thread, no longer traced; tasklist_lock held for writing
+ *
+ * Unless the thread changed its proposal meanwhile: then it stands.
+ */
+void __pcn_ptrace_unlinked(struct task_struct *child)
+{
+	int v = READ_ONCE(child->pcn_proposal);
+
+	if (!(v & (PCN_PROPOSAL_ARMED | PCN_PROPOSAL_MOVING |
+		   PCN_PROPOSAL_CHILD)) && (v & PCN_PROPOSAL_NID) &&
+	    cmpxchg(&child->pcn_proposal, v, v | PCN_PROPOSAL_ARMED) == v)
+		set_notify_resume(child);
 }

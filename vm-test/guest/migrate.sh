@@ -80,6 +80,54 @@ if [ "$nid" = 0 ]; then
 	# Job control: stop and continue a process spread over three nodes.
 	/bin/test_jobctl 1 2
 	tap $? "test_jobctl exited 0"
+	# Debuggers: strace -f -p and gdb -p on a process with threads
+	# computing at nodes 1 and 2.  Attached, its threads come home;
+	# let go, they go back (jobctl.c).
+	/bin/test_traced 1 2 > /tmp/traced.out 2>&1 &
+	tp=$!
+	wait_until 90 grep -q '^# ready' /tmp/traced.out
+	tap $? "test_traced: threads at nodes 1 and 2 (${WAITED}s)"
+	away_of() {	# away_of PID: its threads away from here
+		awk -v p=$1 '$1 == "process" { on = $2 == p }
+			on && $1 == "thread" && $4 != 0 { n++ }
+			END { print n + 0 }' /proc/popcorn_ps
+	}
+	all_away() { [ "$(away_of $tp)" -ge 2 ]; }
+	none_away() { [ "$(away_of $tp)" -eq 0 ]; }
+	all_away
+	tap $? "test_traced: 2 threads away before tracing ($(away_of $tp))"
+	/usr/bin/strace -f -p $tp -e trace=getppid -o /tmp/strace.out 2> /tmp/strace.err &
+	st=$!
+	wait_until 30 none_away
+	tap $? "strace -f -p: every thread home while traced (${WAITED}s)"
+	sleep 3
+	none_away
+	tap $? "strace -f -p: the threads stay home while traced ($(away_of $tp) away after 3 s)"
+	kill -INT $st
+	wait $st
+	rc=$?
+	calls=$(grep -c 'getppid(' /tmp/strace.out)
+	tids=$(grep 'getppid(' /tmp/strace.out | awk '{ print $1 }' | sort -u | wc -l)
+	head -n 3 /tmp/strace.out | sed 's/^/# strace: /'
+	sed 's/^/# strace stderr: /' /tmp/strace.err
+	[ "$tids" -ge 2 ]
+	tap $? "strace -f -p saw getppid() of both computing threads ($calls calls from $tids threads, exit $rc)"
+	wait_until 30 all_away
+	tap $? "strace detached: the threads went back to nodes 1 and 2 (${WAITED}s)"
+	timeout 60 /usr/bin/gdb -p $tp -batch -ex 'print/x marker' \
+		-ex 'set var poke = 4242' -ex 'print poke' -ex 'info threads' \
+		> /tmp/gdb.out 2>&1
+	rc=$?
+	grep -v '^\[' /tmp/gdb.out | sed 's/^/# gdb: /'
+	grep -q '^\$1 = 0x5eed0001$' /tmp/gdb.out
+	tap $? "gdb -p reads a variable whose page node 1 holds (exit $rc)"
+	[ "$(grep -Ec '^[ *] +[0-9]+ +(Thread|LWP) ' /tmp/gdb.out)" -eq 3 ]
+	tap $? "gdb -p lists the 3 threads"
+	wait $tp
+	rc=$?
+	cat /tmp/traced.out | sed 's/^/# /'
+	[ $rc -eq 0 ] && grep -qx "poke 4242 seen at 1 2" /tmp/traced.out
+	tap $? "gdb's write is seen by the threads, back at nodes 1 and 2 (exit $rc)"
 	# A thread that dies at node 1 of a signal that dumps core: the
 	# core is written here; the host's gdb reads it (suite.sh).
 	echo "/tmp/core.%p" > /proc/sys/kernel/core_pattern
