@@ -317,7 +317,11 @@ static __always_inline void pcn_resume_user_mode(void)
  */
 static __always_inline void pcn_ptrace_unlinked(struct task_struct *child)
 {
-	int v = READ_ONCE(child->pcn_proposal);
+	int v;
+
+	/* After ->ptrace is cleared: pairs with __pcn_proposal_run(). */
+	smp_mb();
+	v = READ_ONCE(child->pcn_proposal);
 
 	if (unlikely(v & PCN_PROPOSAL_NID) &&
 	    !(v & (PCN_PROPOSAL_ARMED | PCN_PROPOSAL_MOVING |

@@ -795,6 +795,9 @@ long pcn_migrate(int nid, const struct popcorn_regset_x86_64 *uregs)
 	/* A thread created at a remote has no shadow at the origin. */
 	if (current->is_worker || (ctx && !ctx->at_origin))
 		return -EOPNOTSUPP;
+	/* A traced thread stays with its tracer (jobctl.c). */
+	if (current->ptrace)
+		return -EBUSY;
 	ret = pcn_migrate_from_origin(nid, uregs, PCN_REGS_CALL);
 	/*
 	 * Back: the thread goes on with the registers it came with, rax

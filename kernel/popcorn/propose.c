@@ -57,6 +57,7 @@ static int pcn_proposal_nid(int v)
 void __pcn_proposal_run(void)
 {
 	int v = READ_ONCE(current->pcn_proposal);
+	bool traced;
 	int nid, ret;
 
 	/*
@@ -72,6 +73,7 @@ void __pcn_proposal_run(void)
 		cmpxchg(&current->pcn_proposal, v, v & ~PCN_PROPOSAL_MOVING);
 		return;
 	}
+	traced = READ_ONCE(current->ptrace);
 	ret = pcn_migrate_proposed(nid);
 	if (!ret) {
 		pcn_proposal_moved();	/* there already, or back */
@@ -88,11 +90,18 @@ void __pcn_proposal_run(void)
 		return;
 	}
 	cmpxchg(&current->pcn_proposal, v, v & ~PCN_PROPOSAL_MOVING);
-	/*
-	 * Killed, here or there (the process ends), or traced (it stays
-	 * with its tracer, jobctl.c): nothing to say.
-	 */
-	if (!fatal_signal_pending(current) && !current->ptrace)
+	if (ret == -EBUSY && traced) {
+		/*
+		 * Its tracer may have let it go meanwhile, and seen it
+		 * moving: armed again then, as pcn_ptrace_unlinked() does.
+		 */
+		smp_mb();	/* pairs with the one there */
+		if (!READ_ONCE(current->ptrace))
+			pcn_ptrace_unlinked(current);
+		return;
+	}
+	/* Killed, here or there (the process ends): nothing to say. */
+	if (!fatal_signal_pending(current))
 		pr_info_ratelimited("thread %d: proposed migration to node %d failed: %d; still proposed\n",
 				    task_pid_nr(current), nid, ret);
 }

@@ -17,10 +17,12 @@
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
+#include <linux/errno.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/syscalls.h>
 #include <popcorn/hooks.h>
 #include <popcorn/pcn_kmsg.h>
@@ -62,6 +64,14 @@ bool __pcn_remote_write(unsigned int fd, const char __user *buf,
 	else
 		*ret = done->ret;
 	pcn_kmsg_done(resp);
+	/*
+	 * Interrupted at the origin before a byte went (a stop, for which
+	 * the thread comes home): with no signal here, the way out must
+	 * still restart it, as for a forwarded call (syscall_forward.c).
+	 */
+	if (*ret <= -ERESTARTSYS && *ret >= -ERESTARTNOHAND &&
+	    !signal_pending(current))
+		set_notify_signal(current);
 	return true;
 }
 
@@ -87,6 +97,10 @@ void pcn_file_write_serve(int nid, struct pcn_kmsg_hdr *msg)
 
 	if (req->count <= MAX_RW_COUNT && !req->ret && !req->reserved)
 		ret = ksys_write(req->fd, u64_to_user_ptr(req->buf), req->count);
+	/* A stop interrupted it: the thread comes home to restart it. */
+	if (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
+	    ret == -ERESTARTNOHAND)
+		pcn_shadow_home_check();
 	pcn_file_write_reply(nid, msg, ret);
 	pcn_kmsg_done(msg);
 }

@@ -3,11 +3,12 @@
  * test_jobctl NID1 NID2: job control of a process spread over three
  * nodes (jobctl.c).
  *
- * A child process, in a process group of its own, runs five threads:
+ * A child process, in a process group of its own, runs six threads:
  * its main thread here, serving commands on a pipe; two that compute at
  * NID1 and NID2; one blocked at NID1 in a read() of a pipe (a call made
  * at the origin for it); one waiting at NID2 on a condition variable (a
- * futex wait made at the origin).  For each of SIGSTOP, SIGTSTP and
+ * futex wait made at the origin); one blocked at NID2 writing a byte to
+ * a full pipe (a write made at the origin).  For each of SIGSTOP, SIGTSTP and
  * SIGTTIN (default actions), sent to the process:
  *
  *   - the parent's waitpid(WUNTRACED) reports the stop, with that
@@ -18,13 +19,15 @@
  *   - after SIGCONT, waitpid(WCONTINUED) reports it, and the computing
  *     threads go on where they were.
  *
- * Then the blocked read gets its byte and the waiting thread its
- * signal: each returns normally, at the node it waited at; the child
+ * Then the blocked read gets its byte, the waiting thread its signal
+ * and the writer's pipe is drained: each call returns normally (the
+ * write its byte, not an interruption), at the node it waited at; the child
  * exits 0.  Prints one TAP line per check; exits 0 when all pass.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,7 +40,10 @@
 #include "../popcorn.h"
 #include "tap.h"
 
-enum { SPIN1, SPIN2, READER, WAITER, NTHREADS };
+enum { SPIN1, SPIN2, READER, WAITER, WRITER, NTHREADS };
+
+/* What fills a pipe (its default size): the next byte blocks. */
+#define PIPE_FILL	65536
 
 struct th {
 	long count;		/* spinners: rounds done */
@@ -55,7 +61,8 @@ static int nids[NTHREADS];
 static volatile int quit, go;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-static int data_rd;
+static int data_rd, out_wr;
+static char fill[PIPE_FILL];
 
 static double now(void)
 {
@@ -91,6 +98,15 @@ static void *thread_main(void *arg)
 	case READER:
 		n = read(data_rd, &byte, 1);
 		t->byte = byte;
+		t->ret = n;
+		t->err = n < 0 ? errno : 0;
+		t->where = popcorn_current_nid();
+		break;
+	case WRITER:
+		/* Blocked in a write made at the origin, none of it done. */
+		n = write(out_wr, fill, sizeof(fill));
+		if (n == sizeof(fill))
+			n = write(out_wr, "z", 1);
 		t->ret = n;
 		t->err = n < 0 ? errno : 0;
 		t->where = popcorn_current_nid();
@@ -185,7 +201,30 @@ static int spinning_there(const struct th *s, const struct th *before)
 
 static int all_done(const struct th *s, const struct th *unused __attribute__((unused)))
 {
-	return s[READER].state == 2 && s[WAITER].state == 2;
+	return s[READER].state == 2 && s[WAITER].state == 2 &&
+	       s[WRITER].state == 2;
+}
+
+/* Drain the writer's pipe: the full buffer, then its last byte. */
+static int drain(int fd, char *last)
+{
+	static char buf[PIPE_FILL + 1];
+	size_t got = 0;
+	ssize_t n;
+
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	while (got < sizeof(buf)) {
+		/* A writer that gave up writes no more: 20 s, not for ever. */
+		if (poll(&pfd, 1, 20000) != 1)
+			return 0;
+		n = read(fd, buf + got, sizeof(buf) - got);
+		if (n <= 0)
+			return 0;
+		got += n;
+	}
+	*last = buf[PIPE_FILL];
+	return 1;
 }
 
 /* waitpid(@flags) for @pid, for 10 s at most; 0 on timeout. */
@@ -296,7 +335,8 @@ static void stop_cycle(pid_t pid, int sig)
 
 int main(int argc, char **argv)
 {
-	int cmd[2], rep[2], data[2], st = 0;
+	int cmd[2], rep[2], data[2], out[2], st = 0;
+	char last = 0;
 	struct th s[NTHREADS];
 	pid_t pid;
 
@@ -305,8 +345,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	nids[SPIN1] = nids[READER] = atoi(argv[1]);
-	nids[SPIN2] = nids[WAITER] = atoi(argv[2]);
-	if (pipe(cmd) || pipe(rep) || pipe(data))
+	nids[SPIN2] = nids[WAITER] = nids[WRITER] = atoi(argv[2]);
+	if (pipe(cmd) || pipe(rep) || pipe(data) || pipe(out))
 		return 2;
 	pid = fork();
 	if (pid < 0)
@@ -315,6 +355,7 @@ int main(int argc, char **argv)
 		/* Its own group, with a parent in the session: not orphaned. */
 		setpgid(0, 0);
 		data_rd = data[0];
+		out_wr = out[1];
 		_exit(child(cmd[0], rep[1]));
 	}
 	setpgid(pid, pid);
@@ -324,8 +365,9 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	if (!tap_check(wait_for(all_placed, NULL, 60, s),
-		       "threads at nodes %d/%d (spinning), %d (read), %d (futex wait)",
-		       nids[SPIN1], nids[SPIN2], nids[READER], nids[WAITER])) {
+		       "threads at nodes %d/%d (spinning), %d (read), %d (futex wait), %d (write)",
+		       nids[SPIN1], nids[SPIN2], nids[READER], nids[WAITER],
+		       nids[WRITER])) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		return 1;
@@ -336,11 +378,17 @@ int main(int argc, char **argv)
 
 	if (write(cmd_wr, "w", 1) != 1 || write(data[1], "x", 1) != 1)
 		tap_check(0, "commands to the child");
+	tap_check(drain(out[0], &last) && last == 'z',
+		  "the blocked writer's pipe drains to its last byte");
 	wait_for(all_done, NULL, 20, s);
 	tap_check(s[READER].state == 2 && s[READER].ret == 1 &&
 		  s[READER].byte == 'x' && s[READER].where == nids[READER],
 		  "read() blocked over the stops returns its byte at node %d (ret %d, errno %d, node %d)",
 		  nids[READER], s[READER].ret, s[READER].err, s[READER].where);
+	tap_check(s[WRITER].state == 2 && s[WRITER].ret == 1 &&
+		  s[WRITER].where == nids[WRITER],
+		  "write() blocked on a full pipe over the stops returns 1 at node %d (ret %d, errno %d, node %d)",
+		  nids[WRITER], s[WRITER].ret, s[WRITER].err, s[WRITER].where);
 	tap_check(s[WAITER].state == 2 && s[WAITER].ret == 0 &&
 		  s[WAITER].where == nids[WAITER],
 		  "pthread_cond_wait() over the stops returns at node %d (ret %d, node %d)",
