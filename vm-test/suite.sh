@@ -76,7 +76,8 @@ report() {
 # PROG MODE" and "# core-end" (gzip, base64) gets it read by the host's
 # gdb against the same binary (TOOLS_DIR/PROG, built with -g): the
 # backtrace of the thread that died must name the functions it died in,
-# as test_core calls them.  TAP lines go to the guest's results.
+# as test_core calls them, and the threads away the functions they ran.
+# TAP lines go to the guest's results.
 core_checks() {
 	local dir=$VMDIR/$1 n=$2 i k prog mode core bt want f ok
 	for ((i = 0; i < n; i++)); do
@@ -90,16 +91,16 @@ core_checks() {
 				base64 -d 2>/dev/null | gunzip > "$core" 2>/dev/null
 			gdb -batch -nx -ex 'thread apply all bt' \
 				"$TOOLS_DIR/$prog" "$core" > "$core.gdb" 2>&1
-			want="crash_here level2 level1 child"
+			want="crash_here level2 level1 child spin_away block_away"
 			[ "$mode" = abort ] && want="abort $want"
 			ok=1
 			for f in $want; do
 				grep -q "in $f \|^#0  $f " "$core.gdb" || ok=0
 			done
 			if [ $ok -eq 1 ]; then
-				echo "ok - gdb (host) on the $mode core: the dead thread's backtrace has $want" >> "$dir/node$i.results"
+				echo "ok - gdb (host) on the $mode core: the threads' backtraces have $want" >> "$dir/node$i.results"
 			else
-				echo "not ok - gdb (host) on the $mode core: the dead thread's backtrace has $want" >> "$dir/node$i.results"
+				echo "not ok - gdb (host) on the $mode core: the threads' backtraces have $want" >> "$dir/node$i.results"
 				sed 's/^/# gdb: /' "$core.gdb" | head -n 40 >> "$dir/node$i.results"
 			fi
 		done < <(tr -d '\r' < "$dir/node$i.results" | sed -n 's/^# core-b64 //p')
@@ -243,14 +244,14 @@ for transport in ${TRANSPORTS:-tcp}; do
 	NODE_TIMEOUT=${DSM_TIMEOUT:-900} run_scenario "$transport-dsm" 3 dsm3
 
 	# popcorn-kernel-lib style mt and rw programs, then random migration
-	# under load for STRESS_SECONDS (35 by default).
+	# under load for STRESS_SECONDS (25 by default).
 	stress3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=stress" \
-		     "pcn_stress_seconds=${STRESS_SECONDS:-35}" \
+		     "pcn_stress_seconds=${STRESS_SECONDS:-25}" \
 		     "pcn_mt_rounds=${MT_ROUNDS:-100} pcn_mt_sleep_ms=${MT_SLEEP_MS:-100}"
 	}
-	NODE_TIMEOUT=$((${STRESS_SECONDS:-35} + ${DSM_TIMEOUT:-900})) \
+	NODE_TIMEOUT=$((${STRESS_SECONDS:-25} + ${DSM_TIMEOUT:-900})) \
 		run_scenario "$transport-stress" 3 stress3
 
 	# A short make bench: every figure comes and is sane (few samples;

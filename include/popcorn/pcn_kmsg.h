@@ -48,6 +48,8 @@ enum pcn_kmsg_type {
 	PCN_KMSG_TYPE_SYSCALL_INTR,	/* remote -> origin: interrupt it */
 	PCN_KMSG_TYPE_TASK_PROPOSE,	/* origin -> remote: migrate this one */
 	PCN_KMSG_TYPE_TASK_CPUTIME,	/* remote -> origin: CPU time used */
+	PCN_KMSG_TYPE_PROCESS_LEAVE,	/* remote -> origin: take all back */
+	PCN_KMSG_TYPE_PROCESS_LEFT,	/* origin -> remote: its answer */
 	PCN_KMSG_TYPE_MAX
 };
 

@@ -110,8 +110,18 @@ struct remote_context *pcn_context_get(u32 id);
 void pcn_context_put(struct remote_context *ctx);
 /* Remote: the context of origin @nid's process @id, or NULL. */
 struct remote_context *pcn_remote_context_get(int nid, u32 id);
+/*
+ * Origin: the next context from *@id on, with a reference, or NULL;
+ * *@id is moved past it.  Remote: the same for the workers here that
+ * take migrations (evacuate.c).
+ */
+struct remote_context *pcn_context_next(unsigned long *id);
+struct remote_context *pcn_worker_next(unsigned long *key);
 /* Remote: true once the origin asked this process to end here. */
 bool pcn_remote_context_exiting(struct remote_context *ctx);
+
+/* evacuate.c: this node takes no arriving thread or process. */
+bool pcn_node_closed(void);
 
 /* Remote: create a migrated thread in the worker (TASK_MIGRATE). */
 int pcn_worker_queue(struct remote_context *ctx, struct pcn_kmsg_hdr *msg);
@@ -146,10 +156,11 @@ int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
 		      unsigned long end);
 /*
- * Origin: bring home every page a remote writes (read copies stay).
- * -EIO if a writer could not give its data back.
+ * Origin: bring home every page a remote writes (read copies stay), or
+ * that node @nid writes unless it is -1.  -EIO if a writer could not
+ * give its data back.
  */
-int pcn_pages_reclaim_writers(struct remote_context *ctx);
+int pcn_pages_reclaim_writers(struct remote_context *ctx, int nid);
 /*
  * Origin: "tgid address holders w|r" for each page some remote holds
  * (holders: a node mask; w: the one holder may write it).
@@ -170,11 +181,14 @@ void pcn_handle_syscall_intr(int nid, struct pcn_kmsg_hdr *msg);
 int pcn_shadow_propose(struct task_struct *t, int nid);
 /* The calling thread's proposed move, from its task work (propose.c). */
 int pcn_migrate_proposed(int nid);
+/* Origin: call home @ctx's threads at @nid; how many are there. */
+int pcn_migrate_call_home(struct remote_context *ctx, int nid);
 /* In a shadow: call its thread home if it must stop (jobctl.c). */
 void pcn_shadow_home_check(void);
 
 /* propose.c */
 void pcn_proposal_add(struct task_struct *t, int nid);
+void pcn_proposal_urgent(struct task_struct *t, int nid);
 int pcn_proposed_nid(void);
 void pcn_proposal_moved(void);
 void pcn_migrate_node_offline(int nid);

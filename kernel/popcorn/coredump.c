@@ -18,9 +18,13 @@
  * (vma_sem held for writing, as for fork()), so the core holds the
  * process's current memory.
  *
- * The core's other threads that were away at the time show the state of
- * their shadows (in popcorn_migrate() or a forwarded system call), not
- * where they ran.
+ * The core's other threads must show where they ran too: when the dump
+ * begins, zap_threads() kills every shadow, and a shadow that finds the
+ * process dumping core calls its thread home (an urgent TASK_PROPOSE)
+ * and waits for it a bounded time, so that it exits with the thread's
+ * registers (pcn_shadow_core_call() in migrate.c).  A thread that does
+ * not come in time (its node is slow or lost) shows its shadow's state,
+ * in popcorn_migrate() or a forwarded system call.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -81,7 +85,7 @@ void __pcn_coredump_begin(struct mm_struct *mm)
 	if (!ctx->at_origin)
 		return;
 	down_write(&ctx->vma_sem);
-	err = pcn_pages_reclaim_writers(ctx);
+	err = pcn_pages_reclaim_writers(ctx, -1);
 	if (err)
 		pr_warn("core of process %d: pages still at remote nodes: %d\n",
 			ctx->tgid, err);

@@ -30,7 +30,7 @@ int __pcn_dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 	if (!ctx->at_origin)
 		return dup(mm, oldmm);
 	down_write(&ctx->vma_sem);
-	err = pcn_pages_reclaim_writers(ctx);
+	err = pcn_pages_reclaim_writers(ctx, -1);
 	if (err)
 		pr_warn_ratelimited("fork of process %d: pages still at remote nodes: %d\n",
 				    ctx->tgid, err);

@@ -421,4 +421,18 @@ struct pcn_propose_msg {
 
 #define PCN_PROPOSE_URGENT	BIT(0)
 
+/*
+ * PROCESS_LEAVE (remote -> origin): the sender is being evacuated; take
+ * home context @ctx_id's threads there and the pages it writes
+ * (evacuate.c).  PROCESS_LEFT (origin -> remote): done, @error 0, or
+ * -ETIMEDOUT (a thread did not come), -EIO (a page's data did not),
+ * -ESRCH (no such process).  @reserved is 0.
+ */
+struct pcn_leave_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+	s32 error;
+	u32 reserved;
+} __packed;
+
 #endif /* _POPCORN_MESSAGES_H */

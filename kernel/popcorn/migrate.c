@@ -79,6 +79,8 @@ struct pcn_shadow {
 	bool called_home;
 	unsigned long called_at;
 	bool homing;
+	/* Under the xa_lock: last called home off its node (evacuate.c). */
+	unsigned long evacuated_at;
 };
 
 struct pcn_shadow_item {
@@ -279,6 +281,50 @@ void pcn_migrate_node_offline(int nid)
 	xa_unlock(&pcn_shadows);
 }
 
+/**
+ * pcn_migrate_call_home() - call home the threads of a process that run
+ *	at a node
+ * @ctx: the process, at its origin
+ * @nid: the node
+ *
+ * Each gets an urgent proposal to come home (again if the last one is a
+ * second old), as a stop would send it.  Return: how many of its threads
+ * are still at @nid or on their way there.
+ */
+int pcn_migrate_call_home(struct remote_context *ctx, int nid)
+{
+	struct pcn_propose_msg m = {
+		.hdr.type = PCN_KMSG_TYPE_TASK_PROPOSE,
+		.ctx_id = ctx->id,
+		.nid = pcn_my_nid(),
+		.flags = PCN_PROPOSE_URGENT,
+	};
+	pid_t call[16];
+	struct pcn_shadow *sh;
+	unsigned long tid;
+	int n = 0, i, k = 0;
+
+	xa_lock(&pcn_shadows);
+	xa_for_each(&pcn_shadows, tid, sh) {
+		if (sh->ctx != ctx || sh->nid != nid)
+			continue;
+		n++;
+		/* Not answered yet: called once it runs there. */
+		if (!sh->remote_pid || k == ARRAY_SIZE(call) ||
+		    (sh->evacuated_at &&
+		     time_before(jiffies, sh->evacuated_at + HZ)))
+			continue;
+		sh->evacuated_at = jiffies ?: 1;
+		call[k++] = sh->remote_pid;
+	}
+	xa_unlock(&pcn_shadows);
+	for (i = 0; i < k; i++) {
+		m.remote_pid = call[i];
+		pcn_kmsg_send(nid, &m, sizeof(m));
+	}
+	return n;
+}
+
 /* Remote -> origin: interrupt the call the shadow makes (SYSCALL_INTR). */
 void pcn_handle_syscall_intr(int nid, struct pcn_kmsg_hdr *msg)
 {
@@ -328,7 +374,7 @@ static bool pcn_task_back_ok(struct pcn_shadow *sh, struct pcn_task_msg *m)
  * sent again each second until it comes, in case it was lost or the
  * thread was on its way elsewhere.
  */
-static void pcn_shadow_call_home(struct pcn_shadow *sh)
+static void pcn_shadow_send_home(struct pcn_shadow *sh)
 {
 	struct pcn_propose_msg m = {
 		.hdr.type = PCN_KMSG_TYPE_TASK_PROPOSE,
@@ -338,6 +384,11 @@ static void pcn_shadow_call_home(struct pcn_shadow *sh)
 		.flags = PCN_PROPOSE_URGENT,
 	};
 
+	pcn_kmsg_send(sh->nid, &m, sizeof(m));
+}
+
+static void pcn_shadow_call_home(struct pcn_shadow *sh)
+{
 	if (!sh->remote_pid ||
 	    (sh->called_home && time_before(jiffies, sh->called_at + HZ)))
 		return;
@@ -346,7 +397,7 @@ static void pcn_shadow_call_home(struct pcn_shadow *sh)
 		return;
 	sh->called_home = true;
 	sh->called_at = jiffies;
-	pcn_kmsg_send(sh->nid, &m, sizeof(m));
+	pcn_shadow_send_home(sh);
 }
 
 /**
@@ -381,6 +432,92 @@ static long pcn_shadow_sleep(struct pcn_shadow *sh)
 	return ret ? ret : 1;
 }
 
+/* Become the thread that came back in @tm: its registers and state. */
+static void pcn_shadow_take_back(struct pcn_shadow *sh,
+				 const struct pcn_task_msg *tm)
+{
+	pcn_shadow_cputime_last(sh, tm->utime, tm->stime);
+	pcn_regs_load(&tm->regs);
+	/* User registers as they were: no call to restart. */
+	current_pt_regs()->orig_ax = -1;
+	pcn_xstate_load(tm->xstate, tm->xstate_size);
+	pcn_sigstate_load(tm);
+	pcn_rseq_load(tm);
+	/*
+	 * Its restart block stayed there, and the shadow's may hold a call
+	 * it made: a restart_syscall() the thread comes back to ends with
+	 * -EINTR.
+	 */
+	current->restart_block.fn = do_no_restart_syscall;
+}
+
+/*
+ * The process dumps core (another thread's fatal signal, zap_threads()
+ * set core_state before it sent SIGKILL here): the core must hold the
+ * thread's registers as they are where it runs, not the shadow's.  So
+ * it is called home, urgently (again every half second, in case it was
+ * on its way elsewhere), and waited for at most PCN_CORE_CALL_WAIT;
+ * what it asks meanwhile is refused with -EINTR, which ends a call it
+ * waits in.  True once its registers are loaded: the shadow then exits
+ * as the thread, in coredump_task_exit().  A thread that does not come
+ * in time is dumped with the shadow's registers.
+ */
+#define PCN_CORE_CALL_WAIT	(2 * HZ)
+
+static bool pcn_shadow_core_call(struct pcn_shadow *sh)
+{
+	unsigned long deadline = jiffies + PCN_CORE_CALL_WAIT, called = 0;
+	struct pcn_shadow_item *item;
+	struct pcn_task_exit_msg *em;
+	struct pcn_task_msg *tm;
+	bool back = false, ended = false;
+	long left;
+
+	if (!READ_ONCE(current->signal->core_state) || !sh->remote_pid)
+		return false;
+	while (!back && !ended) {
+		if (!called || time_after_eq(jiffies, called + HZ / 2)) {
+			pcn_shadow_send_home(sh);
+			called = jiffies;
+		}
+		left = (long)(deadline - jiffies);
+		if (left <= 0)
+			break;
+		if (!wait_event_timeout(sh->wq, pcn_shadow_pending(sh),
+					min_t(long, left, HZ / 2)))
+			continue;
+		if (pcn_shadow_cputime(sh))
+			continue;
+		item = pcn_shadow_pop(sh);
+		if (!item)		/* its node is lost */
+			break;
+		tm = (struct pcn_task_msg *)item->msg;
+		em = (struct pcn_task_exit_msg *)item->msg;
+		if (item->msg->type == PCN_KMSG_TYPE_TASK_BACK &&
+		    pcn_task_back_ok(sh, tm)) {
+			/*
+			 * With a signal of its own, it died there meanwhile:
+			 * its registers all the same, the dump is under way.
+			 */
+			pcn_shadow_take_back(sh, tm);
+			back = true;
+		} else if (item->msg->type == PCN_KMSG_TYPE_TASK_EXIT &&
+			   em->remote_pid == sh->remote_pid) {
+			/* It ended there meanwhile: nothing to wait for. */
+			pcn_shadow_cputime_last(sh, em->utime, em->stime);
+			ended = true;
+		}
+		/* Answers a request, or drops a message that was used. */
+		pcn_shadow_reject(item->nid, item->msg, -EINTR);
+		kfree(item);
+	}
+	if (!back && !ended)
+		pr_info_ratelimited("core of process %d: thread %d did not come back from node %d; its registers are its shadow's\n",
+				    task_tgid_nr(current), task_pid_nr(current),
+				    sh->nid);
+	return back;
+}
+
 /*
  * Serve the remote thread until it comes back or ends.  Returns 0 with
  * the thread's registers loaded and *@next the node to go on to (-1:
@@ -412,6 +549,11 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 		if (woken < 0) {
 			if (fatal_signal_pending(current)) {
 				/* Its exit ends the worker and threads there. */
+				if (pcn_shadow_core_call(sh)) {
+					pcn_shadow_remove(sh);
+					*next_nid = -1;
+					return 0;
+				}
 				pcn_shadow_cputime(sh);
 				pcn_shadow_remove(sh);
 				return -EINTR;
@@ -460,19 +602,7 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			tm = (struct pcn_task_msg *)item->msg;
 			if (!pcn_task_back_ok(sh, tm))
 				break;
-			pcn_shadow_cputime_last(sh, tm->utime, tm->stime);
-			pcn_regs_load(&tm->regs);
-			/* User registers as they were: no call to restart. */
-			current_pt_regs()->orig_ax = -1;
-			pcn_xstate_load(tm->xstate, tm->xstate_size);
-			pcn_sigstate_load(tm);
-			pcn_rseq_load(tm);
-			/*
-			 * Its restart block stayed there, and the shadow's
-			 * may hold a call it made: a restart_syscall() the
-			 * thread comes back to ends with -EINTR.
-			 */
-			current->restart_block.fn = do_no_restart_syscall;
+			pcn_shadow_take_back(sh, tm);
 			/* It died there: it dies here, and the core is written. */
 			if (tm->core_signo)
 				pcn_core_signal(tm);
@@ -534,6 +664,7 @@ again:
 	sh.cpu_new = false;
 	sh.called_home = false;
 	sh.homing = false;
+	sh.evacuated_at = 0;
 	pcn_cputime_start(&sh.cpu);
 	INIT_LIST_HEAD(&sh.msgs);
 	init_waitqueue_head(&sh.wq);
@@ -710,6 +841,9 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 	    m->shadow_pid <= 0 || !pcn_regs_valid(&m->regs) ||
 	    m->vdso >= TASK_SIZE_MAX || (m->vdso & ~PAGE_MASK))
 		return -EINVAL;
+	/* Queued before the node closed: refused all the same. */
+	if (pcn_node_closed())
+		return -EAGAIN;
 	/* The thread may call into the vDSO where its origin mapped it. */
 	if (m->vdso && !current->mm->context.vdso) {
 		ret = map_vdso_once(image, m->vdso + image->sym_vvar_start);
@@ -952,7 +1086,11 @@ static void pcn_handle_task_migrate(int nid, struct pcn_kmsg_hdr *msg)
 		.error = -ESRCH,
 	};
 
-	if (ctx) {
+	/* Being evacuated: no thread comes (evacuate.c). */
+	if (ctx && pcn_node_closed()) {
+		reply.error = -EAGAIN;
+		pcn_context_put(ctx);
+	} else if (ctx) {
 		/* The worker answers once the thread runs. */
 		reply.error = pcn_worker_queue(ctx, msg);
 		pcn_context_put(ctx);

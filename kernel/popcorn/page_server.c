@@ -610,18 +610,22 @@ struct pcn_reclaim {
 
 /*
  * Add page @idx, whose handle @f is owned, to @r: only if a remote
- * writes it when @writers_only.  Returns 1 when added, 0 when there is
- * nothing to take back, -ENOSPC when @r is full.
+ * writes it when @writers_only, and only if a node of @holders holds it
+ * (0: any node).  Returns 1 when added, 0 when there is nothing to take
+ * back, -ENOSPC when @r is full.
  */
 static int pcn_reclaim_add(struct remote_context *ctx, struct pcn_revoke *r,
 			   struct pcn_reclaim *w, unsigned long idx,
-			   struct pcn_fault *f, bool writers_only)
+			   struct pcn_fault *f, bool writers_only,
+			   unsigned long holders)
 {
 	unsigned long addr = idx << PAGE_SHIFT, v;
 	void *e = xa_load(&ctx->pages, idx);
 	bool added;
 
 	v = e ? xa_to_value(e) : pcn_me();
+	if (holders && !(v & holders))
+		return 0;
 	if (!(v & pcn_me()))
 		added = pcn_revoke_add(r, addr, 0, __ffs(v & PCN_PG_HOLDERS));
 	else if (v != pcn_me() && !writers_only)
@@ -636,7 +640,8 @@ static int pcn_reclaim_add(struct remote_context *ctx, struct pcn_revoke *r,
 
 /*
  * Take back the remote copies of the pages in [start, end): only those a
- * remote writes when @writers_only.  Up to PCN_INVAL_MAX pages at a time
+ * remote writes when @writers_only, only those a node of @holders holds
+ * unless it is 0.  Up to PCN_INVAL_MAX pages at a time
  * go in one revocation, every holder asked at once.  The first page of
  * a batch is waited for if busy; a later busy one ends the batch and
  * starts the next, so that no handle is waited for while others are
@@ -645,7 +650,8 @@ static int pcn_reclaim_add(struct remote_context *ctx, struct pcn_revoke *r,
  */
 static int __pcn_pages_reclaim(struct remote_context *ctx,
 			       unsigned long start, unsigned long end,
-			       bool writers_only, int *kept)
+			       bool writers_only, unsigned long holders,
+			       int *kept)
 {
 	unsigned long first = start >> PAGE_SHIFT, last, idx;
 	struct mm_struct *mm = ctx->mm;
@@ -680,7 +686,8 @@ static int __pcn_pages_reclaim(struct remote_context *ctx,
 					ret = PTR_ERR(f);
 				break;		/* busy: first of the next batch */
 			}
-			added = pcn_reclaim_add(ctx, r, w, idx, f, writers_only);
+			added = pcn_reclaim_add(ctx, r, w, idx, f, writers_only,
+						holders);
 			if (added <= 0)
 				pcn_page_unlock(ctx, idx, f);
 			if (added < 0)
@@ -729,7 +736,7 @@ int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 {
 	int kept = 0;
 
-	return __pcn_pages_reclaim(ctx, start, end, false, &kept);
+	return __pcn_pages_reclaim(ctx, start, end, false, 0, &kept);
 }
 
 void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
@@ -751,11 +758,12 @@ void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
 	}
 }
 
-int pcn_pages_reclaim_writers(struct remote_context *ctx)
+int pcn_pages_reclaim_writers(struct remote_context *ctx, int nid)
 {
+	unsigned long holders = nid >= 0 ? BIT(nid) : 0;
 	int kept = 0, ret;
 
-	ret = __pcn_pages_reclaim(ctx, 0, TASK_SIZE_MAX, true, &kept);
+	ret = __pcn_pages_reclaim(ctx, 0, TASK_SIZE_MAX, true, holders, &kept);
 	if (ret >= 0 && kept)
 		ret = -EIO;
 	return ret < 0 ? ret : 0;

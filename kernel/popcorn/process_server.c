@@ -220,6 +220,44 @@ struct remote_context *pcn_remote_context_get(int nid, u32 id)
 	return ctx;
 }
 
+struct remote_context *pcn_context_next(unsigned long *id)
+{
+	struct remote_context *ctx = NULL, *c;
+
+	rcu_read_lock();
+	while ((c = xa_find(&pcn_contexts, id, ULONG_MAX, XA_PRESENT))) {
+		if (kref_get_unless_zero(&c->kref)) {
+			ctx = c;
+			break;
+		}
+		(*id)++;	/* ids are u32: no wrap */
+	}
+	rcu_read_unlock();
+	if (ctx)
+		(*id)++;
+	return ctx;
+}
+
+struct remote_context *pcn_worker_next(unsigned long *key)
+{
+	struct pcn_remote_worker *w;
+	struct remote_context *ctx = NULL;
+
+	rcu_read_lock();
+	while ((w = xa_find(&pcn_workers, key, ULONG_MAX, XA_PRESENT))) {
+		if (!READ_ONCE(w->exiting) &&
+		    kref_get_unless_zero(&w->ctx.kref)) {
+			ctx = &w->ctx;
+			break;
+		}
+		(*key)++;	/* a node id and a u32: no wrap */
+	}
+	rcu_read_unlock();
+	if (ctx)
+		(*key)++;
+	return ctx;
+}
+
 bool pcn_remote_context_exiting(struct remote_context *ctx)
 {
 	return READ_ONCE(ctx->worker->origin_ended);
@@ -666,6 +704,8 @@ static void pcn_handle_process_create(int nid, struct pcn_kmsg_hdr *msg)
 	/* First: the time the message waited here is error. */
 	if (!pcn_process_msg_ok(req) || pcn_clock_offsets(&req->clock, &clock))
 		resp.error = -EINVAL;
+	else if (pcn_node_closed())	/* being evacuated */
+		resp.error = -EAGAIN;
 	else
 		resp.error = pcn_worker_create(nid, req, &clock, &pid);
 	resp.worker_pid = pid;

@@ -114,6 +114,17 @@ void pcn_proposal_add(struct task_struct *t, int nid)
 	set_notify_resume(t);
 }
 
+/*
+ * Mark @t to migrate to @nid, out of an interruptible sleep too: a call
+ * it waits in ends and is made again there (it must stop, or its node
+ * is being evacuated).
+ */
+void pcn_proposal_urgent(struct task_struct *t, int nid)
+{
+	pcn_proposal_add(t, nid);
+	set_notify_signal(t);
+}
+
 /**
  * pcn_proposal_moved - the calling thread has migrated
  *
@@ -192,10 +203,10 @@ static void pcn_handle_task_propose(int nid, struct pcn_kmsg_hdr *msg)
 		goto out;
 	t = find_get_task_by_vpid(m->remote_pid);
 	if (t && READ_ONCE(t->remote) == ctx && t->at_remote) {
-		pcn_proposal_add(t, m->nid);
-		/* Out of an interruptible sleep too: it restarts at home. */
 		if (m->flags & PCN_PROPOSE_URGENT)
-			set_notify_signal(t);
+			pcn_proposal_urgent(t, m->nid);
+		else
+			pcn_proposal_add(t, m->nid);
 	}
 out:
 	if (t)

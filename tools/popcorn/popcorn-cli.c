@@ -391,11 +391,65 @@ static int cmd_ps(void)
 	return 0;
 }
 
+/*
+ * popcorn evacuate [NID|open]: send home what runs at node NID (this
+ * node by default, which is then closed to arrivals), or open this node
+ * again.  Blocks until done (/proc/popcorn_evacuate).
+ */
+static int cmd_evacuate(const char *arg)
+{
+	const char *path = "/proc/popcorn_evacuate";
+	struct popcorn_thread_status st;
+	char buf[32], line[128];
+	FILE *f;
+	long n;
+	int fd;
+
+	if (!arg) {
+		if (popcorn_get_status(&st)) {
+			fprintf(stderr, "popcorn: get_thread_status: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		snprintf(buf, sizeof(buf), "%d", st.current_nid);
+	} else if (!strcmp(arg, "open")) {
+		snprintf(buf, sizeof(buf), "open");
+	} else {
+		char *end;
+
+		n = strtol(arg, &end, 10);
+		if (*end || end == arg || n < 0 || n >= MAX_POPCORN_NODES) {
+			fprintf(stderr, "popcorn: evacuate [NID|open]: a node id\n");
+			return 2;
+		}
+		snprintf(buf, sizeof(buf), "%ld", n);
+	}
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, buf, strlen(buf)) < 0) {
+		int err = errno;
+
+		fprintf(stderr, "popcorn: evacuate %s: %s%s\n", buf,
+			strerror(err), err == ETIMEDOUT ?
+			" (threads or pages did not all come home; see the kernel log)" :
+			"");
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	if (f)
+		fclose(f);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: popcorn nodes | status | stat [reset] |\n"
 			"               ping NID [--size BYTES] [--count N] | key FILE |\n"
-			"               migrate TID NID | ps |\n"
+			"               migrate TID NID | ps | evacuate [NID|open] |\n"
 			"               run [--nodes LIST] -- CMD [ARGS...] |\n"
 			"               spread PID [--nodes LIST] [--main]\n");
 }
@@ -418,6 +472,8 @@ int main(int argc, char **argv)
 		return cmd_migrate(argv[2], argv[3]);
 	if (!strcmp(argv[1], "ps") && argc == 2)
 		return cmd_ps();
+	if (!strcmp(argv[1], "evacuate") && argc <= 3)
+		return cmd_evacuate(argc == 3 ? argv[2] : NULL);
 	if (!strcmp(argv[1], "run")) {
 		int ret = cmd_run(argc - 2, argv + 2);
 

@@ -1,6 +1,8 @@
 #!/bin/sh
 # One process spread over three nodes: node 0 runs the
-# multithreaded tests, nodes 1 and 2 host its threads.
+# multithreaded tests, nodes 1 and 2 host its threads.  Then
+# evacuation: from the origin, at node 2 by hand, and by node 2's
+# power-off while xz runs over the three nodes (node 2 ends there).
 . /tests/lib.sh
 
 nid=$(cmdline_param pcn.nid)
@@ -69,6 +71,104 @@ if [ "$nid" = 0 ]; then
 	[ "$(stat_type futex recv)" -ge 1 ] &&
 		[ "$(stat_type futex_done sent)" -ge 1 ]
 	tap $? "/proc/popcorn_stat counts futex operations run for remote threads (futex $(stat_type futex recv))"
+
+	# --- evacuation (evacuate.c) -----------------------------------
+	# away N: threads of this node's processes that run at node N.
+	away() {
+		grep -c "^thread [0-9]* node $1\$" /proc/popcorn_ps
+	}
+	# 1. From the origin: "popcorn evacuate 1" takes sysbench's
+	# threads home from node 1; it goes on here and ends well.
+	popcorn run --nodes 1 -- /usr/bin/sysbench cpu --threads=2 --time=5 run \
+		> /tmp/ev1.out 2>&1 &
+	sb=$!
+	wait_until 60 sh -c "[ \$(grep -c '^thread [0-9]* node 1\$' /proc/popcorn_ps) -ge 2 ]"
+	tap $? "sysbench's threads run at node 1 ($(away 1) after ${WAITED}s)"
+	popcorn evacuate 1 > /tmp/ev1.evac 2>&1
+	tap $? "popcorn evacuate 1 at the origin exited 0 ($(tr '\n' ' ' < /tmp/ev1.evac))"
+	[ "$(away 1)" -eq 0 ]
+	tap $? "no thread at node 1 after it ($(away 1))"
+	wait $sb
+	rc=$?
+	[ $rc -eq 0 ] && grep -q "total number of events: *[1-9]" /tmp/ev1.out
+	tap $? "sysbench, evacuated from node 1, ends well (exit $rc, $(grep 'total number of events' /tmp/ev1.out))"
+
+	# 2. At node 2: "popcorn evacuate" there sends sysbench's threads
+	# home (node 2 asks this node: process_leave) and closes node 2.
+	leaves=$(stat_type process_leave recv)
+	pings=$(stat_type ping_request recv)
+	popcorn run --nodes 2 -- /usr/bin/sysbench cpu --threads=2 --time=5 run \
+		> /tmp/ev2.out 2>&1 &
+	sb=$!
+	wait_until 60 sh -c "[ \$(grep -c '^thread [0-9]* node 2\$' /proc/popcorn_ps) -ge 2 ]"
+	tap $? "sysbench's threads run at node 2 ($(away 2) after ${WAITED}s)"
+	popcorn ping 2 --count 1 > /dev/null	# node 2: evacuate now
+	wait $sb
+	rc=$?
+	[ $rc -eq 0 ] && grep -q "total number of events: *[1-9]" /tmp/ev2.out
+	tap $? "sysbench, evacuated by node 2, ends well (exit $rc, $(grep 'total number of events' /tmp/ev2.out))"
+	[ "$(stat_type process_leave recv)" -gt "$leaves" ]
+	tap $? "node 2 asked this node to take its process back (process_leave $(stat_type process_leave recv))"
+	out=$(popcorn run --nodes 2 -- /bin/test_place 1 2>&1)
+	echo "$out" | grep -qx "first 0"
+	tap $? "closed node 2 refuses a placement: the thread runs here ($(echo "$out" | grep first))"
+	popcorn ping 2 --count 1 > /dev/null	# node 2: open again
+
+	# 3. Node 2 powers off while xz runs over nodes 0-2: its threads
+	# and the pages they wrote come home first (the reboot notifier),
+	# and xz's output is still right.
+	wait_until 120 sh -c ". /tests/lib.sh; [ \$(stat_type ping_request recv) -gt $pings ]"
+	tap $? "node 2 is open again (${WAITED}s)"
+	{ seq 1 150000; head -c 1000000 /bin/busybox; seq 1 3 450000; } > /tmp/ev.in
+	leaves=$(stat_type process_leave recv)
+	popcorn ping 2 --count 1 > /dev/null	# node 2: power off mid-run
+	start=$(date +%s)
+	timeout 300 popcorn run --nodes 0-2 -- /usr/bin/xz -T3 -1 --block-size=131072 \
+		-c /tmp/ev.in > /tmp/ev.xz &
+	xzpid=$!
+	wait_until 120 sh -c ". /tests/lib.sh; [ \$(stat_type process_leave recv) -gt $leaves ]"
+	tap $? "node 2 powers off and sends xz home (after ${WAITED}s)"
+	kill -0 $xzpid 2>/dev/null
+	tap $? "xz was still running then"
+	wait $xzpid
+	rc=$?
+	tap $rc "xz over nodes 0-2 exited 0 (exit $rc, $(($(date +%s) - start))s)"
+	/usr/bin/xz -dc < /tmp/ev.xz | cmp -s - /tmp/ev.in
+	tap $? "xz's output decompresses to its input ($(wc -c < /tmp/ev.in) bytes)"
+	wait_until 60 node_is_offline 2
+	tap $? "node 2 is offline (${WAITED}s after xz)"
+	! dmesg | grep -q "lost with thread"
+	tap $? "no thread was lost with node 2"
+	rm -f /tmp/ev.in /tmp/ev.xz
+elif [ "$nid" = 2 ]; then
+	# threads_here: migrated threads running at this node.
+	here() {
+		sed -n 's/^threads_here //p' /proc/popcorn_evacuate
+	}
+	wait_until 1500 sh -c '. /tests/lib.sh; [ $(stat_type ping_request recv) -ge 1 ]'
+	tap $? "node 0 asks for an evacuation (${WAITED}s)"
+	wait_until 30 sh -c '[ $(sed -n "s/^threads_here //p" /proc/popcorn_evacuate) -ge 2 ]'
+	tap $? "sysbench's threads run here ($(here))"
+	popcorn evacuate > /tmp/evac.out 2>&1
+	tap $? "popcorn evacuate at node 2 exited 0 ($(tr '\n' ' ' < /tmp/evac.out))"
+	grep -qx "threads_here 0" /tmp/evac.out && grep -qx "node 2 closed" /tmp/evac.out
+	tap $? "no thread left here, and node 2 is closed"
+	dmesg | grep -q "popcorn: node evacuated: 1 processes of other nodes, 0 not taken back, 0 threads still here"
+	tap $? "the log says what was evacuated"
+	wait_until 300 sh -c '. /tests/lib.sh; [ $(stat_type ping_request recv) -ge 2 ]'
+	tap $? "node 0 was refused a placement here (${WAITED}s)"
+	popcorn evacuate open > /dev/null && grep -qx "node 2 open" /proc/popcorn_evacuate
+	tap $? "popcorn evacuate open: node 2 takes arrivals again"
+	popcorn ping 0 --count 1 > /dev/null	# node 0: open again
+	wait_until 600 sh -c '. /tests/lib.sh; [ $(stat_type ping_request recv) -ge 3 ]'
+	tap $? "node 0 asks for a power-off mid-run (${WAITED}s)"
+	wait_until 120 sh -c '[ $(sed -n "s/^threads_here //p" /proc/popcorn_evacuate) -ge 1 ]'
+	tap $? "xz's threads run here ($(here) after ${WAITED}s)"
+	sleep 1
+	# The host sees this node done; its power-off path evacuates it.
+	echo "# done"
+	poweroff -f
+	sleep 60
 elif [ "$nid" = 1 ]; then
 	wait_until 1200 sh -c '. /tests/lib.sh; [ $(stat_type ping_request recv) -ge 1 ]'
 	tap $? "node 0 is past its lying grant (${WAITED}s)"

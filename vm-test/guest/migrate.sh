@@ -128,11 +128,12 @@ if [ "$nid" = 0 ]; then
 	cat /tmp/traced.out | sed 's/^/# /'
 	[ $rc -eq 0 ] && grep -qx "poke 4242 seen at 1 2" /tmp/traced.out
 	tap $? "gdb's write is seen by the threads, back at nodes 1 and 2 (exit $rc)"
-	# A thread that dies at node 1 of a signal that dumps core: the
-	# core is written here; the host's gdb reads it (suite.sh).
+	# A thread that dies at node 1 of a signal that dumps core, while
+	# others compute at node 2 and block at node 1: the core is written
+	# here with all their registers; the host's gdb reads it (suite.sh).
 	echo "/tmp/core.%p" > /proc/sys/kernel/core_pattern
 	for mode in segv abort; do
-		/bin/test_core $mode 1 /tmp/core. > /tmp/core.out 2>&1
+		/bin/test_core $mode 1 /tmp/core. 2 > /tmp/core.out 2>&1
 		rc=$?
 		cat /tmp/core.out
 		tap $rc "test_core $mode exited 0 (exit $rc)"
