@@ -123,6 +123,16 @@ bool pcn_remote_context_exiting(struct remote_context *ctx);
 /* evacuate.c: this node takes no arriving thread or process. */
 bool pcn_node_closed(void);
 
+/*
+ * What exists now, for /proc/popcorn_stat's "live" lines: distributed
+ * processes originating here and workers of other nodes' processes
+ * (process_server.c), shadows of threads away (migrate.c), threads of
+ * other nodes' processes running here (evacuate.c).
+ */
+void pcn_process_live(unsigned int *contexts, unsigned int *workers);
+unsigned int pcn_shadows_live(void);
+unsigned int pcn_remote_threads_live(void);
+
 /* Remote: create a migrated thread in the worker (TASK_MIGRATE). */
 int pcn_worker_queue(struct remote_context *ctx, struct pcn_kmsg_hdr *msg);
 /*

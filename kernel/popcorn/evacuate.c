@@ -99,6 +99,11 @@ static int pcn_threads_here(bool kick)
 	return n;
 }
 
+unsigned int pcn_remote_threads_live(void)
+{
+	return pcn_threads_here(false);
+}
+
 /* ---- origin ------------------------------------------------------------ */
 
 /*

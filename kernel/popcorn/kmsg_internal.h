@@ -82,6 +82,7 @@ struct pcn_kmsg_rx_item *pcn_kmsg_rx_next(struct pcn_kmsg_rx_queue *q);
 /* wait.c */
 int pcn_kmsg_wait_complete(int nid, struct pcn_kmsg_hdr *msg);
 void pcn_kmsg_fail_waits(int nid);
+unsigned int pcn_kmsg_waits_live(void);
 
 /* kmsg_vital.c: messages whose loss must end the connection */
 int pcn_kmsg_send_vital(int nid, void *msg, size_t size);

@@ -281,6 +281,19 @@ void pcn_migrate_node_offline(int nid)
 	xa_unlock(&pcn_shadows);
 }
 
+unsigned int pcn_shadows_live(void)
+{
+	struct pcn_shadow *sh;
+	unsigned long tid;
+	unsigned int n = 0;
+
+	xa_lock(&pcn_shadows);
+	xa_for_each(&pcn_shadows, tid, sh)
+		n++;
+	xa_unlock(&pcn_shadows);
+	return n;
+}
+
 /**
  * pcn_migrate_call_home() - call home the threads of a process that run
  *	at a node

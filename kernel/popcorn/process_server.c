@@ -220,6 +220,19 @@ struct remote_context *pcn_remote_context_get(int nid, u32 id)
 	return ctx;
 }
 
+void pcn_process_live(unsigned int *contexts, unsigned int *workers)
+{
+	struct remote_context *ctx;
+	unsigned long id;
+
+	*contexts = 0;
+	rcu_read_lock();
+	xa_for_each(&pcn_contexts, id, ctx)
+		(*contexts)++;
+	rcu_read_unlock();
+	*workers = READ_ONCE(pcn_nr_workers);
+}
+
 struct remote_context *pcn_context_next(unsigned long *id)
 {
 	struct remote_context *ctx = NULL, *c;

@@ -18,6 +18,7 @@
 #include <popcorn/nodes.h>
 
 #include "auth_internal.h"
+#include "context.h"
 #include "fault_stat.h"
 #include "kmsg_internal.h"
 #include "trace.h"
@@ -146,6 +147,22 @@ void pcn_stat_drop(enum pcn_kmsg_drop why)
 		atomic64_inc(&pcn_stat_drops[why]);
 }
 
+/*
+ * What exists now, not a count since boot or reset: all 0 on a node
+ * where nothing distributed runs and no request is pending.
+ */
+static void pcn_stat_live_show(struct seq_file *seq)
+{
+	unsigned int contexts, workers;
+
+	pcn_process_live(&contexts, &workers);
+	seq_printf(seq, "live contexts %u\n", contexts);
+	seq_printf(seq, "live shadows %u\n", pcn_shadows_live());
+	seq_printf(seq, "live workers %u\n", workers);
+	seq_printf(seq, "live remote_threads %u\n", pcn_remote_threads_live());
+	seq_printf(seq, "live waits %u\n", pcn_kmsg_waits_live());
+}
+
 static int pcn_stat_show(struct seq_file *seq, void *v)
 {
 	struct pcn_kmsg_transport *t = pcn_kmsg_active_transport();
@@ -187,6 +204,7 @@ static int pcn_stat_show(struct seq_file *seq, void *v)
 		seq_printf(seq, "%s %lld\n", pcn_pages_names[i],
 			   atomic64_read(&pcn_stat_pages[i]));
 	pcn_fault_stat_show(seq);
+	pcn_stat_live_show(seq);
 	return 0;
 }
 

@@ -27,6 +27,20 @@
 static DEFINE_XARRAY_ALLOC1(pcn_waits);
 static u32 pcn_wait_next;
 
+/* Requests waiting for their answer now, for /proc/popcorn_stat. */
+unsigned int pcn_kmsg_waits_live(void)
+{
+	unsigned long id;
+	unsigned int n = 0;
+	void *w;
+
+	xa_lock(&pcn_waits);
+	xa_for_each(&pcn_waits, id, w)
+		n++;
+	xa_unlock(&pcn_waits);
+	return n;
+}
+
 /* See pcn_kmsg_request_begin(); @place, @nplace: as pcn_kmsg_request_into(). */
 static int __pcn_kmsg_request_begin(struct pcn_kmsg_wait *w, int nid,
 				    void *req, size_t size,

@@ -189,6 +189,10 @@ if [ "$nid" = 0 ]; then
 	grep -v '^# pid' /tmp/signal.out
 	[ "$(stat_type task_signal sent)" -ge 1 ]
 	tap $? "/proc/popcorn_stat counts the forwarded signal (task_signal $(stat_type task_signal sent))"
+	# Every program has ended: no context, shadow or pending request
+	# is left here (a context ends just after its process).
+	wait_until 30 sh -c '[ "$(awk '"'"'$1 == "live" { n += $3 } END { print n + 0 }'"'"' /proc/popcorn_stat)" -eq 0 ]'
+	tap $? "nothing is left at the origin: /proc/popcorn_stat's live counts are 0 ($(grep '^live' /proc/popcorn_stat | tr '\n' ' '))"
 elif [ "$nid" = 1 ]; then
 	wait_until 60 sh -c "grep -q '^0 ' $workers"
 	tap $? "a worker for node 0's first process appears"
