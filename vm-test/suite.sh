@@ -238,7 +238,7 @@ for transport in ${TRANSPORTS:-tcp}; do
 	dsm3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=dsm" \
-		     "pcn_iters=${DSM_ITERS:-2000}"
+		     "pcn_iters=${DSM_ITERS:-1000}"
 	}
 	# Several minutes of cross-node contention: a longer time limit.
 	NODE_TIMEOUT=${DSM_TIMEOUT:-900} run_scenario "$transport-dsm" 3 dsm3

@@ -59,7 +59,7 @@ if [ "$nid" = 0 ]; then
 	tap $? "then test_untouched at node 1 passes again"
 
 	start=$(date +%s)
-	/bin/test_dsm 3 "${iters:-2000}" > /tmp/dsm.out
+	/bin/test_dsm 3 "${iters:-1000}" > /tmp/dsm.out
 	tap $? "test_dsm exited 0 ($(($(date +%s) - start))s)"
 	cat /tmp/dsm.out
 	for n in 0 1 2; do
