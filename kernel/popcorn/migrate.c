@@ -294,6 +294,20 @@ unsigned int pcn_shadows_live(void)
 	return n;
 }
 
+/* Thread @remote_pid of context @ctx_id, at @nid: come home at once. */
+static void pcn_send_home(int nid, u32 ctx_id, pid_t remote_pid)
+{
+	struct pcn_propose_msg m = {
+		.hdr.type = PCN_KMSG_TYPE_TASK_PROPOSE,
+		.ctx_id = ctx_id,
+		.remote_pid = remote_pid,
+		.nid = pcn_my_nid(),
+		.flags = PCN_PROPOSE_URGENT,
+	};
+
+	pcn_kmsg_send(nid, &m, sizeof(m));
+}
+
 /**
  * pcn_migrate_call_home() - call home the threads of a process that run
  *	at a node
@@ -306,12 +320,6 @@ unsigned int pcn_shadows_live(void)
  */
 int pcn_migrate_call_home(struct remote_context *ctx, int nid)
 {
-	struct pcn_propose_msg m = {
-		.hdr.type = PCN_KMSG_TYPE_TASK_PROPOSE,
-		.ctx_id = ctx->id,
-		.nid = pcn_my_nid(),
-		.flags = PCN_PROPOSE_URGENT,
-	};
 	pid_t call[16];
 	struct pcn_shadow *sh;
 	unsigned long tid;
@@ -331,10 +339,8 @@ int pcn_migrate_call_home(struct remote_context *ctx, int nid)
 		call[k++] = sh->remote_pid;
 	}
 	xa_unlock(&pcn_shadows);
-	for (i = 0; i < k; i++) {
-		m.remote_pid = call[i];
-		pcn_kmsg_send(nid, &m, sizeof(m));
-	}
+	for (i = 0; i < k; i++)
+		pcn_send_home(nid, ctx->id, call[i]);
 	return n;
 }
 
@@ -389,15 +395,7 @@ static bool pcn_task_back_ok(struct pcn_shadow *sh, struct pcn_task_msg *m)
  */
 static void pcn_shadow_send_home(struct pcn_shadow *sh)
 {
-	struct pcn_propose_msg m = {
-		.hdr.type = PCN_KMSG_TYPE_TASK_PROPOSE,
-		.ctx_id = sh->ctx->id,
-		.remote_pid = sh->remote_pid,
-		.nid = pcn_my_nid(),
-		.flags = PCN_PROPOSE_URGENT,
-	};
-
-	pcn_kmsg_send(sh->nid, &m, sizeof(m));
+	pcn_send_home(sh->nid, sh->ctx->id, sh->remote_pid);
 }
 
 static void pcn_shadow_call_home(struct pcn_shadow *sh)

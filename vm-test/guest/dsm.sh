@@ -149,6 +149,12 @@ elif [ "$nid" = 2 ]; then
 	tap $? "node 0 asks for an evacuation (${WAITED}s)"
 	wait_until 30 sh -c '[ $(sed -n "s/^threads_here //p" /proc/popcorn_evacuate) -ge 2 ]'
 	tap $? "sysbench's threads run here ($(here))"
+	# A user without privileges can neither close the node nor open it.
+	! as_user popcorn evacuate > /dev/null 2>&1 &&
+		! as_user popcorn evacuate open > /dev/null 2>&1 &&
+		grep -qx "node 2 open" /proc/popcorn_evacuate &&
+		[ "$(here)" -ge 2 ]
+	tap $? "uid 1000 cannot evacuate this node: it stays open, the threads here"
 	popcorn evacuate > /tmp/evac.out 2>&1
 	tap $? "popcorn evacuate at node 2 exited 0 ($(tr '\n' ' ' < /tmp/evac.out))"
 	grep -qx "threads_here 0" /tmp/evac.out && grep -qx "node 2 closed" /tmp/evac.out
