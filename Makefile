@@ -88,8 +88,8 @@ test: kernel initramfs
 # Shortened loops: KASAN and lockdep make TCG guests several times slower.
 test-debug: kernel-debug initramfs
 	@TOOLS_DIR=$(TOOLS) VMDIR=$(BUILD)/vm-debug VM_MEM=512M PCN_EXTRA_CMDLINE=kasan_multi_shot NODE_TIMEOUT=600 \
-		TRANSPORTS="tcp rdma shm" SCENARIOS="tcp-3nodes tcp-auth tcp-unpriv tcp-lost tcp-fuzz tcp-limits tcp-worker tcp-migrate tcp-unmodified tcp-dsm tcp-stress rdma-3nodes rdma-lost rdma-migrate shm-3nodes shm-segment shm-migrate" MIGRATE_ROUNDS=100 MIGRATE_BIG_MIB=2 DSM_ITERS=200 \
-		STRESS_SECONDS=20 MT_ROUNDS=10 FUZZ_COUNT=5000 $(REPO)/vm-test/suite.sh $(DBZIMAGE) $(INITRD)
+		TRANSPORTS="tcp rdma shm" SCENARIOS="tcp-3nodes tcp-auth tcp-unpriv tcp-lost tcp-fuzz tcp-limits tcp-worker tcp-migrate tcp-unmodified tcp-dsm tcp-stress rdma-3nodes rdma-migrate shm-segment shm-migrate" MIGRATE_ROUNDS=100 MIGRATE_BIG_MIB=2 DSM_ITERS=200 \
+		STRESS_SECONDS=10 MT_ROUNDS=10 FUZZ_COUNT=2500 KILL_ROUNDS=25 $(REPO)/vm-test/suite.sh $(DBZIMAGE) $(INITRD)
 
 check:
 	+@MAKE="$(MAKE)" $(REPO)/scripts/check.sh $(REPO) $(BUILD)

@@ -4,6 +4,7 @@
 # Usage: suite.sh BZIMAGE INITRD
 # Environment: TRANSPORTS (default "tcp"), VMDIR, NODE_TIMEOUT, DSM_TIMEOUT,
 # MIGRATE_ROUNDS, MIGRATE_BIG_MIB, DSM_ITERS, STRESS_SECONDS, MT_ROUNDS, MT_SLEEP_MS,
+# KILL_ROUNDS, KILL_SEED,
 # FUZZ_COUNT, FUZZ_SEED, FUZZ_TIMEOUT, FUZZ_WAIT,
 # SCENARIOS (names of the scenarios to run; default all).
 set -uo pipefail
@@ -152,7 +153,7 @@ for transport in ${TRANSPORTS:-tcp}; do
 	auth3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=auth pcn_case=$AUTH_CASE" \
-		     "pcn_rounds=$((${MIGRATE_ROUNDS:-1000} / 4)) pcn_big_mib=${MIGRATE_BIG_MIB:-16}"
+		     "pcn_rounds=$((${MIGRATE_ROUNDS:-500} / 2)) pcn_big_mib=${MIGRATE_BIG_MIB:-16}"
 	}
 	AUTH_CASE=key PCN_KEY_FN=auth_key run_scenario "$transport-auth" 3 auth3
 	# No keys: nodes 0 and 1 with the default pcn.auth, node 2 requires.
@@ -181,13 +182,13 @@ for transport in ${TRANSPORTS:-tcp}; do
 	}
 	run_scenario "$transport-lost" 2 lost2
 
-	# Fuzzing: FUZZ_COUNT (50000) random and mutated messages from an
+	# Fuzzing: FUZZ_COUNT (20000) random and mutated messages from an
 	# authenticated peer; FUZZ_SEED (random, printed) reproduces a run.
 	fuzz_seed=${FUZZ_SEED:-$((RANDOM * 32768 + RANDOM))}
 	fuzz3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=fuzz" \
-		     "pcn_fuzz_count=${FUZZ_COUNT:-50000} pcn_fuzz_seed=$fuzz_seed" \
+		     "pcn_fuzz_count=${FUZZ_COUNT:-20000} pcn_fuzz_seed=$fuzz_seed" \
 		     "pcn_fuzz_wait=${FUZZ_WAIT:-2400}"
 	}
 	echo "# fuzz seed $fuzz_seed (FUZZ_SEED=$fuzz_seed reproduces it)"
@@ -213,7 +214,7 @@ for transport in ${TRANSPORTS:-tcp}; do
 	migrate3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=migrate" \
-		     "pcn_rounds=${MIGRATE_ROUNDS:-1000} pcn_big_mib=${MIGRATE_BIG_MIB:-16}"
+		     "pcn_rounds=${MIGRATE_ROUNDS:-500} pcn_big_mib=${MIGRATE_BIG_MIB:-16}"
 	}
 	run_scenario "$transport-migrate" 3 migrate3
 
@@ -238,20 +239,23 @@ for transport in ${TRANSPORTS:-tcp}; do
 	dsm3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=dsm" \
-		     "pcn_iters=${DSM_ITERS:-1000}"
+		     "pcn_iters=${DSM_ITERS:-500}"
 	}
 	# Several minutes of cross-node contention: a longer time limit.
 	NODE_TIMEOUT=${DSM_TIMEOUT:-900} run_scenario "$transport-dsm" 3 dsm3
 
-	# popcorn-kernel-lib style mt and rw programs, then random migration
-	# under load for STRESS_SECONDS (25 by default).
+	# popcorn-kernel-lib style mt and rw programs, random migration
+	# under load for STRESS_SECONDS (15 by default), then KILL_ROUNDS
+	# (70) random kills of a process on the three nodes (KILL_SEED
+	# reproduces a run: the guest prints its seed).
 	stress3() {
 		echo "$(base_cmdline "$1") pcn.nodes=$(node_list 3) pcn.nid=$1" \
 		     "pcn.transport=$PCN_TRANSPORT pcn_test=stress" \
-		     "pcn_stress_seconds=${STRESS_SECONDS:-25}" \
-		     "pcn_mt_rounds=${MT_ROUNDS:-100} pcn_mt_sleep_ms=${MT_SLEEP_MS:-100}"
+		     "pcn_stress_seconds=${STRESS_SECONDS:-15}" \
+		     "pcn_mt_rounds=${MT_ROUNDS:-100} pcn_mt_sleep_ms=${MT_SLEEP_MS:-100}" \
+		     "pcn_kill_rounds=${KILL_ROUNDS:-70}${KILL_SEED:+ pcn_kill_seed=$KILL_SEED}"
 	}
-	NODE_TIMEOUT=$((${STRESS_SECONDS:-25} + ${DSM_TIMEOUT:-900})) \
+	NODE_TIMEOUT=$((${STRESS_SECONDS:-15} + ${DSM_TIMEOUT:-900})) \
 		run_scenario "$transport-stress" 3 stress3
 
 	# A short make bench: every figure comes and is sane (few samples;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fuzzing: node 2, an authenticated peer, records its real
-# traffic with node 0, then sends node 0 pcn_fuzz_count (50000) random
+# traffic with node 0, then sends node 0 pcn_fuzz_count (20000) random
 # and mutated messages (pcn_fuzz).  Meanwhile node 0 keeps migrating a
 # process to node 1 and back.  Node 0 must reject and count the bad
 # input, log no WARN, BUG, oops or KASAN report, keep its connection to
@@ -9,7 +9,7 @@
 
 nid=$(cmdline_param pcn.nid)
 count=$(cmdline_param pcn_fuzz_count)
-count=${count:-50000}
+count=${count:-20000}
 seed=$(cmdline_param pcn_fuzz_seed)
 seed=${seed:-1}
 dbg=/sys/kernel/debug/popcorn

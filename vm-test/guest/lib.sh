@@ -2,7 +2,11 @@
 # harness numbers the lines and counts them.
 
 # Returns CONDITION_STATUS, so that "tap $? ... || diagnose" works.
+# Each result is preceded by the guest's uptime, for vm-test/profile.sh.
 tap() {	# tap CONDITION_STATUS DESCRIPTION
+	local up
+	read -r up _ < /proc/uptime
+	echo "# at $up"
 	if [ "$1" -eq 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi
 	return "$1"
 }

@@ -27,7 +27,7 @@ if [ "$nid" = 0 ]; then
 	[ $rc -eq 137 ] && [ ! -d /proc/$victim ]
 	tap $? "origin process killed with SIGKILL while at node 1 (status $rc)"
 
-	/bin/test_migrate basic 1 "${rounds:-1000}" 2 "$big_mib"
+	/bin/test_migrate basic 1 "${rounds:-500}" 2 "$big_mib"
 	tap $? "test_migrate basic exited 0"
 	grep '^fault ' /proc/popcorn_stat | sed 's/^/# /'
 	stat_at_least 1 fault local && stat_at_least 1 fault remote_read &&
@@ -166,8 +166,8 @@ if [ "$nid" = 0 ]; then
 	for t in task_migrate task_migrated task_back vma_op vma_op_done; do
 		echo "# $t sent $(stat_type $t sent) recv $(stat_type $t recv)"
 	done
-	[ "$(stat_type task_migrate sent)" -ge "${rounds:-1000}" ] &&
-		[ "$(stat_type task_back recv)" -ge "${rounds:-1000}" ]
+	[ "$(stat_type task_migrate sent)" -ge "${rounds:-500}" ] &&
+		[ "$(stat_type task_back recv)" -ge "${rounds:-500}" ]
 	tap $? "/proc/popcorn_stat counts the migrations (task_migrate $(stat_type task_migrate sent), task_back $(stat_type task_back recv))"
 	[ "$(stat_type task_exit recv)" -ge 1 ]
 	tap $? "/proc/popcorn_stat counts the remote exit (task_exit $(stat_type task_exit recv))"

@@ -1,13 +1,15 @@
 #!/bin/sh
 # Longer runs of one process on three nodes: programs in the
 # style of popcorn-kernel-lib's mt and rw, then threads migrating at
-# random while they change shared pages.
+# random while they change shared pages; then random kills of a process
+# spread over the three nodes (test_kill).
 . /tests/lib.sh
 
 nid=$(cmdline_param pcn.nid)
 seconds=$(cmdline_param pcn_stress_seconds)
 mt_rounds=$(cmdline_param pcn_mt_rounds)
 mt_sleep=$(cmdline_param pcn_mt_sleep_ms)
+kill_rounds=$(cmdline_param_or pcn_kill_rounds 70)
 
 wait_all_online 3 120
 tap $? "all three nodes online (after ${WAITED}s)"
@@ -45,9 +47,22 @@ if [ "$nid" = 0 ]; then
 	touch /tmp/stop-compaction
 	wait $compactor
 	grep '^fault ' /proc/popcorn_stat | sed 's/^/# /'
+
+	start=$(date +%s)
+	seed=$(cmdline_param_or pcn_kill_seed $RANDOM)
+	/bin/test_kill "$kill_rounds" "$seed"
+	tap $? "test_kill exited 0 ($(($(date +%s) - start))s, seed $seed)"
 else
-	# About as long as node 0's programs take (mt and rw: ~40 s).
-	compact_for $((${seconds:-45} + 60))
+	# test_kill --serve stops the compaction when node 0 is done with
+	# the other programs and starts its kills.
+	{ compact_for 100000; touch /tmp/compaction-stopped; } &
+	compactor=$!
+	/bin/test_kill --serve "$kill_rounds" > /tmp/kill.out 2>&1
+	rc=$?
+	touch /tmp/stop-compaction
+	wait $compactor
+	cat /tmp/kill.out
+	tap $rc "test_kill --serve exited 0"
 fi
 n=$(($(migrated) - before))
 if [ "$n" -gt 0 ]; then

@@ -27,7 +27,7 @@
  *   sum        a 32 MiB array written at the origin is summed in 6 slices
  *              on all nodes; the total equals the single-node sum
  *
- * With ITERS under 1000 (the debug kernel's shorter loops) condvar passes
+ * With ITERS under 500 (the debug kernel's shorter loops) condvar passes
  * 100 items, barrier runs 20 rounds and sum sums 8 MiB.
  */
 #define _GNU_SOURCE
@@ -49,7 +49,7 @@
 #define NTHREADS	8
 #define RING		4
 #define MIN_HANDOFFS	20
-#define SHORT_ITERS	1000
+#define SHORT_ITERS	500
 
 static int nodes = 3;
 static long iters = 2000;
