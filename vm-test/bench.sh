@@ -16,7 +16,11 @@
 # BENCH_SCALE_REPS (3), BENCH_SCALE_KIB (8192), BENCH_SCALE_EVENTS (2000),
 # BENCH_SCALE_SPIN (bench_spin's iterations), BENCH_SCALE_PROGS (the
 # scale-out programs, comma-separated: spin,xz,zstd,pigz,7z,7zb,
-# sysbench_cpu,sysbench_threads, the default),
+# sysbench_cpu,sysbench_threads and bench_share's patterns share_private,
+# share_readmostly, share_prodcons, share_false, share_lock,
+# share_barrier, the default), BENCH_SHARE_ITERS (2000) and
+# BENCH_SHARE_WORK (50000): bench_share's shared accesses per thread
+# and the computation between two,
 # BENCH_PARTS (which parts run: "fault scale idle unused", the default).
 set -uo pipefail
 
@@ -154,9 +158,12 @@ scale_cmdline() {
 	     "pcn_scale_kib=${BENCH_SCALE_KIB:-8192}" \
 	     "pcn_scale_events=${BENCH_SCALE_EVENTS:-2000}" \
 	     ${BENCH_SCALE_SPIN:+pcn_scale_spin=$BENCH_SCALE_SPIN} \
-	     ${BENCH_SCALE_PROGS:+pcn_scale_progs=$BENCH_SCALE_PROGS}
+	     ${BENCH_SCALE_PROGS:+pcn_scale_progs=$BENCH_SCALE_PROGS} \
+	     ${BENCH_SHARE_ITERS:+pcn_scale_share_iters=$BENCH_SHARE_ITERS} \
+	     ${BENCH_SHARE_WORK:+pcn_scale_share_work=$BENCH_SHARE_WORK}
 }
-SCALE_PROGS=$(echo "${BENCH_SCALE_PROGS:-spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads}" |
+SHARE_PROGS=share_private,share_readmostly,share_prodcons,share_false,share_lock,share_barrier
+SCALE_PROGS=$(echo "${BENCH_SCALE_PROGS:-spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads,$SHARE_PROGS}" |
 	sed 's/\<7zb\>/7zb,7zb_compress,7zb_decompress/' | tr , ' ')
 for transport in ${TRANSPORTS:-tcp}; do
 	part scale || continue

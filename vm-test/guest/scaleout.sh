@@ -30,6 +30,12 @@
 # 1000000000: about 4 s on one node, so that placing a thread is a
 # small part of it), pcn_scale_limit (seconds a run may take, 300),
 # pcn_scale_progs (the programs, comma-separated; default all).
+#
+# Then bench_share's known patterns of sharing (programs share_PATTERN:
+# private, readmostly, prodcons, false, lock, barrier), two threads,
+# pcn_scale_share_iters (2000) shared accesses each with
+# pcn_scale_share_work (50000) steps of computation between two: what
+# spreading costs a program by the way its threads share data.
 . /tests/lib.sh
 
 nid=$(cmdline_param pcn.nid)
@@ -41,7 +47,10 @@ KIB=$(param kib 8192)
 EVENTS=$(param events 2000)
 SPIN=$(param spin 1000000000)
 LIMIT=$(param limit 300)
-PROGS=" $(param progs spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads | tr , ' ') "
+SHARE_ITERS=$(param share_iters 2000)
+SHARE_WORK=$(param share_work 50000)
+SHARES="private readmostly prodcons false lock barrier"
+PROGS=" $(param progs spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads,$(echo $SHARES | sed 's/\([a-z]*\)/share_\1/g' | tr ' ' ,) | tr , ' ') "
 want() { case $PROGS in *" $1 "*) return 0 ;; esac; return 1; }
 
 wait_all_online 2 120
@@ -207,6 +216,10 @@ want sysbench_cpu && bench sysbench_cpu events /usr/bin/sysbench cpu \
 want sysbench_threads && bench sysbench_threads events_threads \
 	/usr/bin/sysbench threads --threads=2 --events=2000 --time=0 \
 	--thread-yields=10 --thread-locks=4 run
+for p in $SHARES; do
+	want share_$p && bench share_$p same_out /bin/bench_share $p 2 \
+		"$SHARE_ITERS" "$SHARE_WORK"
+done
 popcorn ping 1 --count 1 > /dev/null
 tap $? "node 1 told that the runs are over"
 echo "# done scaleout"
