@@ -106,6 +106,14 @@ if [ "$nid" = 0 ]; then
 	     END { for (k in c) if (c[k] != h[k] || n[k] != 32) bad = 1
 		   exit bad || !nk }' /proc/popcorn_stat
 	tap $? "fault_hist: 32 buckets per kind, adding up to the kind's count"
+	# bench_share (make bench's sharing patterns), short: spread over
+	# both nodes, each pattern's checksum is its one-node run's.
+	for p in private readmostly prodcons false lock barrier; do
+		one=$(/bin/bench_share $p 2 100 1000)
+		two=$(popcorn run --nodes 0-1 -- /bin/bench_share $p 2 100 1000)
+		[ -n "$one" ] && [ "$one" = "$two" ]
+		tap $? "bench_share $p spread over nodes 0-1: the one-node checksum (${two##* })"
+	done
 	for f in tcp_rtt_64 tcp_rtt_4096 tcp_rtt_65536 popcorn_rtt_64 \
 		 popcorn_rtt_4096 popcorn_rtt_65536 fault_local \
 		 fault_remote_read fault_remote_write fault_write_replicated \
