@@ -28,6 +28,30 @@
 struct pcn_remote_worker;
 struct seq_file;
 
+/*
+ * Origin: the page requests a process's remote threads make, per second,
+ * and the pages that move most (share.c).
+ */
+#define PCN_HOT_PAGES	16
+
+struct pcn_share_figures {
+	u64 requests;			/* page requests served */
+	u64 rate_mark;			/* @requests at @rate_start */
+	unsigned long rate_start;	/* jiffies */
+	u32 per_s;			/* the last whole second's rate */
+	unsigned long window;		/* jiffies the current window began */
+	struct pcn_hot_page {
+		unsigned long idx;	/* page index */
+		u32 cur, prev;		/* moves this window, the one before */
+		unsigned long nodes;	/* bit per node it went to */
+	} hot[PCN_HOT_PAGES];
+};
+
+struct pcn_share {
+	spinlock_t lock;		/* guards @f */
+	struct pcn_share_figures f;
+};
+
 struct remote_context {
 	struct kref kref;
 	struct rcu_head rcu;
@@ -97,7 +121,16 @@ struct remote_context {
 	/* Origin: what it served its threads away (/proc/popcorn_ps). */
 	atomic64_t faults_served;	/* page requests */
 	atomic64_t syscalls_served;	/* forwarded system calls */
+	struct pcn_share share;
 };
+
+void pcn_share_init(struct pcn_share *s);
+void pcn_share_transfer(struct remote_context *ctx, unsigned long idx,
+			int nid);
+void pcn_share_copy(struct remote_context *ctx,
+		    struct pcn_share_figures *out);
+void pcn_share_show(struct seq_file *seq, pid_t tgid,
+		    const struct pcn_share_figures *f);
 
 /* Origin: current is a shadow, serving a thread that runs at a remote. */
 static inline bool pcn_current_is_shadow(void)

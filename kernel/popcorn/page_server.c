@@ -483,6 +483,8 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 		if (!err && upgraded)
 			pcn_fault_account(PCN_FAULT_UNTOUCHED_GIVEN, 0);
 		atomic64_inc(&ctx->faults_served);
+		if (!err)
+			pcn_share_transfer(ctx, addr >> PAGE_SHIFT, nid);
 		pcn_page_unlock(ctx, addr >> PAGE_SHIFT, f);
 		if (write)
 			extra = min(extra, pcn_grant_untouched_limit(max));

@@ -166,6 +166,7 @@ static void pcn_context_init(struct remote_context *ctx)
 	lockdep_set_class(&ctx->faults.xa_lock, &pcn_faults_lock_key);
 	atomic64_set(&ctx->version, 1);
 	init_waitqueue_head(&ctx->wq);
+	pcn_share_init(&ctx->share);
 }
 
 static void pcn_context_release(struct kref *kref)

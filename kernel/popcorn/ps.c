@@ -8,13 +8,19 @@
  * details (the rule of /proc/PID/environ: its owner or root):
  *
  *   process PID placement MASK remote_faults N syscalls N comm COMM
+ *   share PID remote_faults_per_s N window_s S
+ *   hot PID ADDR transfers N nodes MASK
  *   thread TID node NID
  *
  * MASK is the policy's node mask in hex, "all" or "-" for none;
  * remote_faults the page requests of its remote threads served here,
  * syscalls the system calls made here for them (forwarded ones, writes,
- * futex and address-space calls).  A thread's node is where it runs, or
- * where it is on its way to.  Format in Documentation/popcorn/.
+ * futex and address-space calls).  "share" and "hot" lines, for a
+ * process with a remote context here (share.c): the page requests served
+ * per second, and up to 8 of the pages that moved most in the last S
+ * seconds, most first, with the nodes they went to.  A thread's node is
+ * where it runs, or where it is on its way to.  Format in
+ * Documentation/popcorn/.
  */
 #include <linux/init.h>
 #include <linux/proc_fs.h>
@@ -31,6 +37,7 @@
 
 struct pcn_ps_counts {
 	s64 faults, syscalls;
+	struct pcn_share_figures share;
 };
 
 /*
@@ -48,6 +55,7 @@ static bool pcn_ps_counts(struct task_struct *p, struct pcn_ps_counts *c)
 	if (ctx && ctx->at_origin) {
 		c->faults = atomic64_read(&ctx->faults_served);
 		c->syscalls = atomic64_read(&ctx->syscalls_served);
+		pcn_share_copy(ctx, &c->share);
 		ret = true;
 	}
 	task_unlock(p);
@@ -55,7 +63,8 @@ static bool pcn_ps_counts(struct task_struct *p, struct pcn_ps_counts *c)
 }
 
 static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
-			   const struct pcn_ps_counts *c, unsigned long nodes)
+			   const struct pcn_ps_counts *c, unsigned long nodes,
+			   bool dist)
 {
 	int me = pcn_my_nid();
 	char comm[TASK_COMM_LEN];
@@ -74,6 +83,8 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 	__get_task_comm(comm, sizeof(comm), p);
 	seq_escape(seq, comm, "\n\\");
 	seq_putc(seq, '\n');
+	if (dist)
+		pcn_share_show(seq, task_tgid_vnr(p), &c->share);
 	for_each_thread(p, t) {
 		if (t->flags & PF_EXITING)
 			continue;
@@ -101,7 +112,7 @@ static int pcn_ps_show(struct seq_file *seq, void *v)
 		if ((nodes || dist) &&
 		    ptrace_may_access(p, PTRACE_MODE_READ_FSCREDS |
 					 PTRACE_MODE_NOAUDIT))
-			pcn_ps_process(seq, p, &c, nodes);
+			pcn_ps_process(seq, p, &c, nodes, dist);
 	}
 	rcu_read_unlock();
 	return 0;

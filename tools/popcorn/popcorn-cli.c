@@ -339,7 +339,9 @@ static int cmd_ps(void)
 	unsigned int per_node[MAX_POPCORN_NODES];
 	char line[512], place[32], comm[64], tids[8192];
 	long long faults = 0, calls = 0;
-	int pid = 0, tid, nid, nid0 = -1, n, have = 0;
+	int pid = 0, tid, nid, nid0 = -1, n, have = 0, id;
+	unsigned long addr, mask;
+	unsigned int count;
 	size_t len = 0;
 	FILE *f = fopen(path, "r");
 
@@ -376,6 +378,19 @@ static int cmd_ps(void)
 			tids[0] = '\0';
 			len = 0;
 			have = 1;
+		} else if (have && sscanf(line, "share %d remote_faults_per_s %u",
+					  &id, &count) == 2 && id == pid) {
+			if (len < sizeof(tids))
+				len += snprintf(tids + len, sizeof(tids) - len,
+						"%7s remote faults per second %u\n",
+						"", count);
+		} else if (have && sscanf(line, "hot %d %lx transfers %u nodes %lx",
+					  &id, &addr, &count, &mask) == 4 &&
+			   id == pid) {
+			if (len < sizeof(tids))
+				len += snprintf(tids + len, sizeof(tids) - len,
+						"%7s page %#lx moved %u times (to nodes %#lx)\n",
+						"", addr, count, mask);
 		} else if (have && sscanf(line, "thread %d node %d", &tid,
 					  &nid) == 2) {
 			if (nid >= 0 && nid < MAX_POPCORN_NODES)

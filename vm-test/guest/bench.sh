@@ -114,6 +114,21 @@ if [ "$nid" = 0 ]; then
 		[ -n "$one" ] && [ "$one" = "$two" ]
 		tap $? "bench_share $p spread over nodes 0-1: the one-node checksum (${two##* })"
 	done
+	# popcorn ps while false sharing runs spread: the process's page
+	# requests per second, and its counter page first of the pages that
+	# move, sent to node 1 (share.c).
+	popcorn run --nodes 0-1 -- /bin/bench_share false 2 4000 20000 > /dev/null &
+	sp=$!
+	wait_until 60 sh -c "grep -q '^hot $sp .* transfers [0-9][0-9]' /proc/popcorn_ps"
+	share=$(grep "^share $sp " /proc/popcorn_ps)
+	hot=$(grep -m 1 "^hot $sp " /proc/popcorn_ps)
+	grep -A 4 "^process $sp " /proc/popcorn_ps | sed 's/^/# /'
+	wait $sp
+	# hot PID ADDR transfers N nodes MASK
+	set -- $hot
+	echo "$share" | awk '{ exit !($4 > 0) }' && [ "${5:-0}" -ge 10 ] &&
+		[ $((${7:-0} & 2)) -ne 0 ]
+	tap $? "popcorn ps: false sharing spread shows its requests per second and its page moving to node 1 ($share; $hot)"
 	for f in tcp_rtt_64 tcp_rtt_4096 tcp_rtt_65536 popcorn_rtt_64 \
 		 popcorn_rtt_4096 popcorn_rtt_65536 fault_local \
 		 fault_remote_read fault_remote_write fault_write_replicated \
