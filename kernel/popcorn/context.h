@@ -35,8 +35,7 @@ struct seq_file;
 #define PCN_HOT_PAGES	16
 
 struct pcn_share_figures {
-	u64 requests;			/* page requests served */
-	u64 rate_mark;			/* @requests at @rate_start */
+	u64 rate_mark;			/* faults_served at @rate_start */
 	unsigned long rate_start;	/* jiffies */
 	u32 per_s;			/* the last whole second's rate */
 	unsigned long window;		/* jiffies the current window began */

@@ -4,15 +4,16 @@
  * page requests of its remote threads the origin serves per second, and
  * the pages that move most (/proc/popcorn_ps, "share" and "hot" lines).
  *
- * Every page request served goes through pcn_share_transfer().  The
- * rate is that of the last whole second with requests (before the first
- * one, of the time so far): a process that stopped faulting reads as
- * decaying towards 0.  The pages are counted
- * in a small table per process (PCN_HOT_PAGES entries): a page not in
- * it takes the place of the one moved least, with a count of 1, so a
- * count is a lower bound of the page's moves since it entered.  Counts
- * are kept for the current window of PCN_HOT_WINDOW and the one before,
- * so that a page that stopped moving leaves the list after two windows.
+ * Every page request granted goes through pcn_share_transfer().  The
+ * rate, of ctx->faults_served (popcorn ps's remote_faults), is that of
+ * the last whole second with requests (before the first one, of the
+ * time so far): a process that stopped faulting reads as decaying
+ * towards 0.  The pages are counted in a small table per process
+ * (PCN_HOT_PAGES entries): a page not in it takes the place of the one
+ * moved least, with a count of 1, so a count is a lower bound of the
+ * page's moves since it entered.  Counts are kept for the current window
+ * of PCN_HOT_WINDOW and the one before, so that a page that stopped
+ * moving leaves the list after two windows.
  * One short spinlock per request: a request itself costs a round trip.
  */
 #include <linux/bits.h>
@@ -60,15 +61,15 @@ void pcn_share_transfer(struct remote_context *ctx, unsigned long idx,
 			int nid)
 {
 	struct pcn_share_figures *s = &ctx->share.f;
+	u64 served = atomic64_read(&ctx->faults_served);
 	unsigned long now = jiffies;
 	unsigned int i, least = 0;
 
 	spin_lock(&ctx->share.lock);
-	s->requests++;
 	if (time_after_eq(now, s->rate_start + HZ)) {
-		s->per_s = div_u64((s->requests - s->rate_mark) * HZ,
+		s->per_s = div_u64((served - s->rate_mark) * HZ,
 				   now - s->rate_start);
-		s->rate_mark = s->requests;
+		s->rate_mark = served;
 		s->rate_start = now;
 	}
 	pcn_share_roll(s, now);
@@ -121,7 +122,8 @@ void pcn_share_copy(struct remote_context *ctx,
 	 */
 	age = max(now - out->rate_start, (unsigned long)HZ / 10);
 	if (!out->per_s || age > 2 * HZ)
-		out->per_s = div_u64((out->requests - out->rate_mark) * HZ, age);
+		out->per_s = div_u64((atomic64_read(&ctx->faults_served) -
+				      out->rate_mark) * HZ, age);
 	sort(out->hot, PCN_HOT_PAGES, sizeof(out->hot[0]), pcn_hot_cmp, NULL);
 }
 
