@@ -51,6 +51,29 @@ struct pcn_share {
 	struct pcn_share_figures f;
 };
 
+/*
+ * Waits on the DSM (dsm_wait.c) and adaptive placement (adaptive.c).
+ * Remote: @threads, pid -> each thread's wait since it arrived.  Origin:
+ * the process's waits at home and away (as reported), the threads
+ * adaptive placement called home, and until when (jiffies) its new
+ * threads stay home, @hold the length of the next such hold.
+ */
+struct pcn_dsm {
+	struct xarray threads;
+	atomic64_t home_ns;
+	atomic64_t away_ns;
+	atomic_t called_home;
+	unsigned long hold_until;
+	unsigned long hold;
+};
+
+/* Origin, in a shadow: adaptive placement's view of its thread. */
+struct pcn_adapt {
+	u64 run, wait;			/* ns, at the last judgement */
+	unsigned int strikes;		/* bad intervals in a row */
+	bool called;			/* called home this stay */
+};
+
 struct remote_context {
 	struct kref kref;
 	struct rcu_head rcu;
@@ -121,6 +144,7 @@ struct remote_context {
 	atomic64_t faults_served;	/* page requests */
 	atomic64_t syscalls_served;	/* forwarded system calls */
 	struct pcn_share share;
+	struct pcn_dsm dsm;
 };
 
 void pcn_share_init(struct pcn_share *s);
@@ -130,6 +154,18 @@ void pcn_share_copy(struct remote_context *ctx,
 		    struct pcn_share_figures *out);
 void pcn_share_show(struct seq_file *seq, pid_t tgid,
 		    const struct pcn_share_figures *f);
+
+void pcn_dsm_init(struct pcn_dsm *d);
+void pcn_dsm_release(struct pcn_dsm *d);
+void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns);
+u64 pcn_dsm_thread_wait(struct remote_context *ctx, struct task_struct *t);
+void pcn_dsm_thread_end(struct remote_context *ctx);
+
+unsigned long pcn_adapt_interval(void);
+bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
+		     int nid, u64 run, u64 wait);
+bool pcn_adapt_holding(struct remote_context *ctx);
+bool pcn_shadow_figures(pid_t tid, u64 *run, u64 *wait);
 
 /* Origin: current is a shadow, serving a thread that runs at a remote. */
 static inline bool pcn_current_is_shadow(void)
@@ -251,16 +287,18 @@ void pcn_rseq_load(const struct pcn_task_msg *m);
  * cputime.c: the CPU time a thread used at a remote, for its shadow.
  * Figures are ns since the thread arrived there.
  */
-#define PCN_CPUTIME_PERIOD	HZ	/* a remote reports this often */
 struct pcn_cputime {
 	u64 left;			/* ktime_get_ns() when it left */
 	u64 utime, stime;		/* the last report taken */
 	u64 utime_done, stime_done;	/* added to the shadow's times */
+	u64 wait;			/* its DSM wait, last report */
 };
 
 void pcn_cputime_start(struct pcn_cputime *c);
 /* A report, if plausible (true): under the lock of its shadow. */
 bool pcn_cputime_take(struct pcn_cputime *c, u64 utime, u64 stime);
+/* The same for its wait on the DSM (dsm_wait.c). */
+bool pcn_cputime_take_wait(struct pcn_cputime *c, u64 wait);
 /* In the shadow: add the times reported up to @utime, @stime. */
 void pcn_cputime_account(struct pcn_cputime *c, u64 utime, u64 stime);
 /* Remote: @t's times since it arrived. */

@@ -8,8 +8,9 @@
  * wait4()'s rusage, RLIMIT_CPU) include it, the remote reports it to the
  * shadow, which adds it to its own (pcn_account_cputime_away()):
  *
- *  - every PCN_CPUTIME_PERIOD while the thread stays there: the remote
- *    worker sends a TASK_CPUTIME for each thread of the process it runs;
+ *  - every pcn.adapt_interval_ms while the thread stays there: the
+ *    remote worker sends a TASK_CPUTIME for each thread of the process it
+ *    runs, with its wait on the DSM (dsm_wait.c) for adaptive placement;
  *  - in TASK_BACK and TASK_EXIT, the final figure of the stay.
  *
  * Each figure is the thread's user and system time since it arrived
@@ -49,6 +50,17 @@ bool pcn_cputime_take(struct pcn_cputime *c, u64 utime, u64 stime)
 		return false;
 	c->utime = utime;
 	c->stime = stime;
+	return true;
+}
+
+bool pcn_cputime_take_wait(struct pcn_cputime *c, u64 wait)
+{
+	u64 away = ktime_get_ns() - c->left;
+
+	/* A thread cannot have waited longer than it has been away. */
+	if (wait < c->wait || wait > away + PCN_CPUTIME_SLACK_NS)
+		return false;
+	c->wait = wait;
 	return true;
 }
 
@@ -92,6 +104,7 @@ void pcn_cputime_report(struct remote_context *ctx)
 		m[n].shadow_pid = READ_ONCE(t->peer_pid);
 		m[n].remote_pid = task_pid_nr(t);
 		pcn_cputime_of(t, &m[n].utime, &m[n].stime);
+		m[n].wait_ns = pcn_dsm_thread_wait(ctx, t);
 		n++;
 	}
 	rcu_read_unlock();

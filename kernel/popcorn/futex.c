@@ -97,6 +97,7 @@ bool __pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
 	};
 	struct pcn_futex_msg *done;
 	struct pcn_kmsg_hdr *resp;
+	u64 t0, hop;
 	int err;
 
 	if (ctx->at_origin)
@@ -117,6 +118,7 @@ bool __pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
 							 pcn_futex_now(op)));
 	req.ctx_id = ctx->id;
 	req.shadow_pid = current->peer_pid;
+	t0 = ktime_get_ns();
 	err = pcn_kmsg_request_killable(ctx->origin_nid, &req, sizeof(req),
 					PCN_KMSG_TYPE_FUTEX_DONE, &resp);
 	if (err) {
@@ -124,6 +126,11 @@ bool __pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
 		return true;
 	}
 	done = (struct pcn_futex_msg *)resp;
+	/* The round trip is the DSM's; the time blocked is the program's. */
+	hop = ktime_get_ns() - t0;
+	if (done->timeout_ns > 0)
+		hop -= min_t(u64, hop, done->timeout_ns);
+	pcn_dsm_wait_add(ctx, "futex", hop);
 	if (done->ctx_id != ctx->id || done->op != op ||
 	    done->uaddr != req.uaddr || done->ret < -MAX_ERRNO ||
 	    done->ret > INT_MAX)
@@ -160,6 +167,7 @@ void pcn_futex_serve(int nid, struct pcn_kmsg_hdr *msg)
 	ktime_t t, *tp = NULL;
 	long ret = -EINVAL;
 	s64 wait = req->timeout_ns;
+	u64 t0, blocked = 0;
 
 	if (!pcn_futex_cmd_ok(req->op) || req->uaddr >= TASK_SIZE_MAX ||
 	    (pcn_futex_has_uaddr2(req->op) && req->uaddr2 >= TASK_SIZE_MAX) ||
@@ -173,8 +181,10 @@ void pcn_futex_serve(int nid, struct pcn_kmsg_hdr *msg)
 		t = ktime_add_safe(pcn_futex_now(req->op), ns_to_ktime(wait));
 		tp = &t;
 	}
+	t0 = ktime_get_ns();
 	ret = do_futex(u64_to_user_ptr(req->uaddr), req->op, req->val, tp,
 		       u64_to_user_ptr(req->uaddr2), req->val2, req->val3);
+	blocked = ktime_get_ns() - t0;
 	if (ret == -ETIMEDOUT && sliced)
 		ret = 0;	/* the thread waits again */
 	else if (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
@@ -189,6 +199,7 @@ void pcn_futex_serve(int nid, struct pcn_kmsg_hdr *msg)
 		ret = 0;
 	}
 out:
+	req->timeout_ns = blocked;	/* the reply's copy of it */
 	pcn_futex_reply(nid, msg, ret);
 	pcn_kmsg_done(msg);
 }

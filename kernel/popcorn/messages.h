@@ -135,7 +135,8 @@ PCN_SHADOW_MSG(pcn_task_exit_msg);
 
 /*
  * TASK_CPUTIME (remote -> origin): the CPU time a thread used there
- * since it arrived, sent periodically while it stays (cputime.c).
+ * since it arrived, and the time it waited on the DSM (dsm_wait.c), sent
+ * periodically while it stays (cputime.c).
  */
 struct pcn_cputime_msg {
 	struct pcn_kmsg_hdr hdr;
@@ -144,6 +145,7 @@ struct pcn_cputime_msg {
 	s32 remote_pid;
 	u32 reserved;
 	u64 utime, stime;	/* ns, since it arrived */
+	u64 wait_ns;		/* ns, since it arrived */
 } __packed;
 PCN_SHADOW_MSG(pcn_cputime_msg);
 
@@ -340,7 +342,12 @@ struct pcn_futex_msg {
 	u64 uaddr2;
 	u32 val2;
 	u32 val3;
-	s64 timeout_ns;		/* relative; -1: none */
+	/*
+	 * FUTEX: relative, -1 for none.  FUTEX_DONE: how long the operation
+	 * blocked at the origin, so that the thread counts only the rest as
+	 * its wait on the DSM.
+	 */
+	s64 timeout_ns;
 	s64 ret;
 } __packed;
 PCN_SHADOW_MSG(pcn_futex_msg);

@@ -72,6 +72,7 @@ struct pcn_shadow {
 	/* Under the xa_lock: what the thread used there (cputime.c). */
 	struct pcn_cputime cpu;
 	bool cpu_new;			/* a report to add */
+	struct pcn_adapt adapt;		/* adaptive placement (adaptive.c) */
 	/*
 	 * Called home to stop (jobctl.c), when last, and whether it must
 	 * still come (the process was not continued meanwhile).
@@ -213,6 +214,52 @@ static bool pcn_shadow_cputime(struct pcn_shadow *sh)
 	return new;
 }
 
+/*
+ * After a report: adaptive placement judges the thread (adaptive.c) and
+ * may call it home, without hurry (a proposal it takes on its way back
+ * to user space).
+ */
+static void pcn_shadow_adapt(struct pcn_shadow *sh)
+{
+	struct pcn_propose_msg m = {
+		.hdr.type = PCN_KMSG_TYPE_TASK_PROPOSE,
+		.ctx_id = sh->ctx->id,
+		.nid = pcn_my_nid(),
+	};
+	u64 run, wait;
+
+	xa_lock(&pcn_shadows);
+	run = sh->cpu.utime + sh->cpu.stime;
+	wait = sh->cpu.wait;
+	m.remote_pid = sh->remote_pid;
+	xa_unlock(&pcn_shadows);
+	if (m.remote_pid &&
+	    pcn_adapt_judge(sh->ctx, &sh->adapt, sh->nid, run, wait))
+		pcn_kmsg_send(sh->nid, &m, sizeof(m));
+}
+
+/**
+ * pcn_shadow_figures() - what a thread away used there, as reported
+ * @tid: the thread's id at the origin
+ * @run: its CPU time there, ns
+ * @wait: its wait on the DSM there, ns
+ *
+ * Return: false if @tid is not away.
+ */
+bool pcn_shadow_figures(pid_t tid, u64 *run, u64 *wait)
+{
+	struct pcn_shadow *sh;
+
+	xa_lock(&pcn_shadows);
+	sh = xa_load(&pcn_shadows, tid);
+	if (sh) {
+		*run = sh->cpu.utime + sh->cpu.stime;
+		*wait = sh->cpu.wait;
+	}
+	xa_unlock(&pcn_shadows);
+	return sh;
+}
+
 /* The thread's last figure, in TASK_BACK or TASK_EXIT: add it. */
 static void pcn_shadow_cputime_last(struct pcn_shadow *sh, u64 ut, u64 st)
 {
@@ -240,7 +287,8 @@ static void pcn_handle_task_cputime(int nid, struct pcn_kmsg_hdr *msg)
 	/* Not (or no longer) its shadow: a report that crossed its move. */
 	if (sh && sh->nid == nid && sh->ctx->id == m->ctx_id &&
 	    sh->remote_pid && sh->remote_pid == m->remote_pid) {
-		ok = pcn_cputime_take(&sh->cpu, m->utime, m->stime);
+		ok = pcn_cputime_take(&sh->cpu, m->utime, m->stime) &&
+		     pcn_cputime_take_wait(&sh->cpu, m->wait_ns);
 		if (ok) {
 			sh->cpu_new = true;
 			wake_up(&sh->wq);
@@ -248,8 +296,9 @@ static void pcn_handle_task_cputime(int nid, struct pcn_kmsg_hdr *msg)
 	}
 	xa_unlock(&pcn_shadows);
 	if (!ok)
-		pr_warn_ratelimited("node %d: CPU time of thread %d refused (%llu ns user, %llu ns system)\n",
-				    nid, m->shadow_pid, m->utime, m->stime);
+		pr_warn_ratelimited("node %d: CPU time of thread %d refused (%llu ns user, %llu ns system, %llu ns DSM wait)\n",
+				    nid, m->shadow_pid, m->utime, m->stime,
+				    m->wait_ns);
 	pcn_kmsg_done(msg);
 }
 
@@ -579,8 +628,10 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 			continue;
 		}
 		/* Its CPU time, and nothing else maybe. */
-		if (pcn_shadow_cputime(sh))
+		if (pcn_shadow_cputime(sh)) {
+			pcn_shadow_adapt(sh);
 			continue;
+		}
 		item = pcn_shadow_pop(sh);
 		if (!item) {
 			pr_warn("node %d lost with thread %d of process %d: killing it\n",
@@ -925,6 +976,7 @@ static long pcn_migrate_back(int nid,
 	if (ret)
 		return ret;
 	/* The thread goes on at the origin: end this copy without a word. */
+	pcn_dsm_thread_end(ctx);
 	current->remote = NULL;
 	pcn_context_put(ctx);
 	do_exit(0);
@@ -1056,6 +1108,8 @@ void __pcn_task_exit(struct task_struct *tsk, long code)
 	struct pcn_exit_work *ew;
 
 	tsk->remote = NULL;
+	if (!ctx->at_origin)
+		pcn_dsm_thread_end(ctx);
 	if (!ctx->at_origin && !pcn_remote_context_exiting(ctx)) {
 		ew = NULL;
 		if (!pcn_inject_fail(PCN_FAIL_EXIT_ALLOC))

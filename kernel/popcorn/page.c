@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) "popcorn: " fmt
 
 #include <linux/highmem.h>
+#include <linux/ktime.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
@@ -283,11 +284,23 @@ vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,
 				 unsigned long address, unsigned int flags)
 {
 	struct remote_context *ctx = READ_ONCE(vma->vm_mm->remote);
+	u64 t0;
+	vm_fault_t ret;
 
 	if (!ctx || !pcn_vma_distributable(vma))
 		return 0;
 	address &= PAGE_MASK;
+	t0 = ktime_get_ns();
 	if (ctx->at_origin)
-		return pcn_origin_fault(ctx, vma, address, flags);
-	return pcn_remote_fault(ctx, vma, address, flags);
+		ret = pcn_origin_fault(ctx, vma, address, flags);
+	else
+		ret = pcn_remote_fault(ctx, vma, address, flags);
+	/*
+	 * 0: the page is here, the kernel's fault path maps it; anything
+	 * else went through the protocol, locally or over the network.
+	 * The context stays: the caller holds the mm, which holds it.
+	 */
+	if (ret)
+		pcn_dsm_wait_add(ctx, "fault", ktime_get_ns() - t0);
+	return ret;
 }

@@ -48,6 +48,36 @@
 /* How long a node that failed a placed thread is skipped. */
 #define PCN_PLACE_HOLD_OFF	HZ
 
+/*
+ * signal_struct->pcn_place_nodes holds a policy as its node mask (bit N:
+ * node N), POPCORN_PLACE_ALL_NODES as itself, 0 for none.  An adaptive
+ * policy (adaptive.c) is the mask of its nodes, every node of pcn.nodes
+ * for "all", with PCN_PLACE_ADAPTIVE, and PCN_PLACE_ALL for "all": bits
+ * above the node ids, which placement's masks ignore.
+ */
+#define PCN_PLACE_ALL		BIT(POPCORN_MAX_NODES)
+#define PCN_PLACE_ADAPTIVE	BIT(POPCORN_MAX_NODES + 1)
+
+/**
+ * pcn_place_adaptive - whether a placement policy is adaptive
+ * @policy: signal_struct->pcn_place_nodes
+ */
+bool pcn_place_adaptive(unsigned long policy)
+{
+	return policy != POPCORN_PLACE_ALL_NODES &&
+	       (policy & PCN_PLACE_ADAPTIVE);
+}
+
+/**
+ * pcn_place_all_nodes - whether a placement policy names every node
+ * @policy: signal_struct->pcn_place_nodes
+ */
+bool pcn_place_all_nodes(unsigned long policy)
+{
+	return policy == POPCORN_PLACE_ALL_NODES ||
+	       (policy & PCN_PLACE_ALL);
+}
+
 /**
  * pcn_thread_node - where a thread of a process of this node runs
  * @t: a thread of a process whose origin is this node
@@ -192,18 +222,21 @@ void __pcn_place_thread(struct task_struct *p)
 {
 	unsigned long nodes = READ_ONCE(current->signal->pcn_place_nodes);
 	unsigned int count[POPCORN_MAX_NODES] = {};
+	struct remote_context *ctx;
 	int nid;
 
 	/* Threads of the kernel's (io_uring workers) stay. */
 	if (!pcn_enabled() || (p->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
 	    current->is_worker)
 		return;
+	ctx = READ_ONCE(current->mm->remote);
+	/* Adaptive: threads of its kind were just called home. */
+	if (pcn_place_adaptive(nodes) && pcn_adapt_holding(ctx))
+		return;
 	rcu_read_lock();
 	pcn_place_count(current->group_leader, count);
 	rcu_read_unlock();
-	nid = pcn_place_choose(nodes,
-			       pcn_place_online(READ_ONCE(current->mm->remote)),
-			       count);
+	nid = pcn_place_choose(nodes, pcn_place_online(ctx), count);
 	if (nid >= 0 && nid != pcn_my_nid())
 		pcn_place_mark(p, nid, false);
 }
@@ -250,7 +283,8 @@ static int pcn_place_existing(struct task_struct *leader,
 
 /*
  * Give process @pid (0: the caller's) the placement policy @nodes: a
- * mask of node ids, POPCORN_PLACE_ALL_NODES for every node, 0 for none.
+ * mask of node ids, POPCORN_PLACE_ALL_NODES for every node, 0 for none;
+ * adaptive (adaptive.c) with POPCORN_PLACE_ADAPTIVE.
  * Returns the number of existing threads that will move
  * (POPCORN_PLACE_EXISTING), else 0.  -EINVAL for a node id that is not
  * in pcn.nodes, an unknown flag or a kernel thread, -ESRCH for no such
@@ -261,6 +295,7 @@ SYSCALL_DEFINE3(popcorn_set_placement, pid_t, pid, unsigned long, nodes,
 		unsigned int, flags)
 {
 	struct task_struct *t, *leader;
+	unsigned long policy;
 	int ret;
 
 	if (!pcn_enabled())
@@ -275,6 +310,12 @@ SYSCALL_DEFINE3(popcorn_set_placement, pid_t, pid, unsigned long, nodes,
 				    pcn_nr_nodes());
 		return -EINVAL;
 	}
+
+	policy = nodes;
+	if (nodes && (flags & POPCORN_PLACE_ADAPTIVE))
+		policy = (nodes == POPCORN_PLACE_ALL_NODES ?
+			  PCN_PLACE_ALL | pcn_place_all() : nodes) |
+			 PCN_PLACE_ADAPTIVE;
 
 	rcu_read_lock();
 	t = pid ? find_task_by_vpid(pid) : current;
@@ -299,7 +340,7 @@ SYSCALL_DEFINE3(popcorn_set_placement, pid_t, pid, unsigned long, nodes,
 	if (!same_thread_group(leader, current) &&
 	    !ptrace_may_access(leader, PTRACE_MODE_ATTACH_REALCREDS))
 		goto unlock;
-	WRITE_ONCE(leader->signal->pcn_place_nodes, nodes);
+	WRITE_ONCE(leader->signal->pcn_place_nodes, policy);
 	ret = 0;
 	if (flags & POPCORN_PLACE_EXISTING)
 		ret = pcn_place_existing(leader, nodes,

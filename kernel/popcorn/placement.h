@@ -7,6 +7,9 @@ struct task_struct;
 
 int pcn_thread_node(struct task_struct *t, int me);
 
+bool pcn_place_adaptive(unsigned long policy);
+bool pcn_place_all_nodes(unsigned long policy);
+
 int pcn_place_choose(unsigned long nodes, unsigned long online,
 		     const unsigned int *count);
 

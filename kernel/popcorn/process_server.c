@@ -167,6 +167,7 @@ static void pcn_context_init(struct remote_context *ctx)
 	atomic64_set(&ctx->version, 1);
 	init_waitqueue_head(&ctx->wq);
 	pcn_share_init(&ctx->share);
+	pcn_dsm_init(&ctx->dsm);
 }
 
 static void pcn_context_release(struct kref *kref)
@@ -178,6 +179,7 @@ static void pcn_context_release(struct kref *kref)
 	xa_destroy(&ctx->pages);
 	xa_destroy(&ctx->grants);
 	xa_destroy(&ctx->untouched);
+	pcn_dsm_release(&ctx->dsm);
 	if (ctx->mm)
 		mmdrop(ctx->mm);
 	if (ctx->at_origin) {
@@ -541,7 +543,7 @@ static int pcn_worker_main(void *arg)
 	w->task = get_task_struct(current);
 	complete(&w->ready);
 
-	report = jiffies + PCN_CPUTIME_PERIOD;
+	report = jiffies + pcn_adapt_interval();
 	while (!w->error) {
 		left = (long)(report - jiffies);
 		left = wait_event_killable_timeout(w->wq, pcn_worker_has_work(w),
@@ -551,7 +553,7 @@ static int pcn_worker_main(void *arg)
 		/* Between migrations too: the threads here compute meanwhile. */
 		if (time_after_eq(jiffies, report)) {
 			pcn_cputime_report(&w->ctx);
-			report = jiffies + PCN_CPUTIME_PERIOD;
+			report = jiffies + pcn_adapt_interval();
 		}
 		if (!left)
 			continue;

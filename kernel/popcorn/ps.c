@@ -10,7 +10,8 @@
  *   process PID placement MASK remote_faults N syscalls N comm COMM
  *   share PID remote_faults_per_s N window_s S
  *   hot PID ADDR transfers N nodes MASK
- *   thread TID node NID
+ *   dsm PID policy adaptive|static wait_home_ms N wait_away_ms N called_home N
+ *   thread TID node NID [run_ms N wait_ms N]
  *
  * MASK is the policy's node mask in hex, "all" or "-" for none;
  * remote_faults the page requests of its remote threads served here,
@@ -18,11 +19,16 @@
  * futex and address-space calls).  "share" and "hot" lines, for a
  * process with a remote context here (share.c): the page requests served
  * per second, and up to 8 of the pages that moved most in the last S
- * seconds, most first, with the nodes they went to.  A thread's node is
- * where it runs, or where it is on its way to.  Format in
- * Documentation/popcorn/.
+ * seconds, most first, with the nodes they went to.  "dsm": the time
+ * its threads waited on the DSM at home and away (dsm_wait.c), and how
+ * many adaptive placement called home (adaptive.c).  A thread's node is
+ * where it runs, or where it is on its way to; a thread away has the CPU
+ * time it used there and its DSM wait there, since it arrived, as of
+ * its node's last report.  Format in Documentation/popcorn/.
  */
+#include <linux/bits.h>
 #include <linux/init.h>
+#include <linux/math64.h>
 #include <linux/proc_fs.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
@@ -38,6 +44,8 @@
 struct pcn_ps_counts {
 	s64 faults, syscalls;
 	struct pcn_share_figures share;
+	s64 home_ns, away_ns;
+	int called_home;
 };
 
 /*
@@ -56,6 +64,9 @@ static bool pcn_ps_counts(struct task_struct *p, struct pcn_ps_counts *c)
 		c->faults = atomic64_read(&ctx->faults_served);
 		c->syscalls = atomic64_read(&ctx->syscalls_served);
 		pcn_share_copy(ctx, &c->share);
+		c->home_ns = atomic64_read(&ctx->dsm.home_ns);
+		c->away_ns = atomic64_read(&ctx->dsm.away_ns);
+		c->called_home = atomic_read(&ctx->dsm.called_home);
 		ret = true;
 	}
 	task_unlock(p);
@@ -71,10 +82,10 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 	struct task_struct *t;
 
 	seq_printf(seq, "process %d placement ", task_tgid_vnr(p));
-	if (nodes == POPCORN_PLACE_ALL_NODES)
+	if (pcn_place_all_nodes(nodes))
 		seq_puts(seq, "all");
 	else if (nodes)
-		seq_printf(seq, "%#lx", nodes);
+		seq_printf(seq, "%#lx", nodes & GENMASK(POPCORN_MAX_NODES - 1, 0));
 	else
 		seq_putc(seq, '-');
 	seq_printf(seq, " remote_faults %lld syscalls %lld comm ",
@@ -83,13 +94,27 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 	__get_task_comm(comm, sizeof(comm), p);
 	seq_escape(seq, comm, "\n\\");
 	seq_putc(seq, '\n');
-	if (dist)
+	if (dist) {
 		pcn_share_show(seq, task_tgid_vnr(p), &c->share);
+		seq_printf(seq, "dsm %d policy %s wait_home_ms %lld wait_away_ms %lld called_home %d\n",
+			   task_tgid_vnr(p),
+			   pcn_place_adaptive(nodes) ? "adaptive" : "static",
+			   div_s64(c->home_ns, NSEC_PER_MSEC),
+			   div_s64(c->away_ns, NSEC_PER_MSEC), c->called_home);
+	}
 	for_each_thread(p, t) {
+		u64 run, wait;
+
 		if (t->flags & PF_EXITING)
 			continue;
-		seq_printf(seq, "thread %d node %d\n", task_pid_vnr(t),
+		seq_printf(seq, "thread %d node %d", task_pid_vnr(t),
 			   pcn_thread_node(t, me));
+		/* Away: what it used there, as last reported. */
+		if (dist && pcn_shadow_figures(task_pid_nr(t), &run, &wait))
+			seq_printf(seq, " run_ms %llu wait_ms %llu",
+				   div_u64(run, NSEC_PER_MSEC),
+				   div_u64(wait, NSEC_PER_MSEC));
+		seq_putc(seq, '\n');
 	}
 }
 

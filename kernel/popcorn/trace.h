@@ -2,7 +2,8 @@
 /*
  * Popcorn tracepoints (events/popcorn/ in tracefs): messages sent,
  * received and dropped, page faults by kind with their latency, page
- * revocations by the origin, and migrations.  Each costs a static
+ * revocations by the origin, waits on the DSM, adaptive placement's
+ * judgements, and migrations.  Each costs a static
  * branch when its event is off.
  */
 #undef TRACE_SYSTEM
@@ -78,6 +79,56 @@ TRACE_EVENT(pcn_fault,
 		__entry->ns = ns;
 	),
 	TP_printk("kind=%s ns=%llu", __get_str(kind), __entry->ns)
+);
+
+/* Thread @tid waited @ns on the DSM: a page (@kind "fault") or a futex hop. */
+TRACE_EVENT(pcn_dsm_wait,
+	TP_PROTO(const char *kind, pid_t tid, u64 ns),
+	TP_ARGS(kind, tid, ns),
+	TP_STRUCT__entry(
+		__string(kind, kind)
+		__field(pid_t, tid)
+		__field(u64, ns)
+	),
+	TP_fast_assign(
+		__assign_str(kind, kind);
+		__entry->tid = tid;
+		__entry->ns = ns;
+	),
+	TP_printk("kind=%s tid=%d ns=%llu", __get_str(kind), __entry->tid,
+		  __entry->ns)
+);
+
+/*
+ * Adaptive placement judged thread @tid of process @tgid, away at @nid,
+ * on an interval in which it ran @run_ns and waited @wait_ns on the DSM:
+ * @strikes such intervals in a row, @home if it is called home for it.
+ */
+TRACE_EVENT(pcn_adapt,
+	TP_PROTO(pid_t tgid, pid_t tid, int nid, u64 run_ns, u64 wait_ns,
+		 unsigned int strikes, bool home),
+	TP_ARGS(tgid, tid, nid, run_ns, wait_ns, strikes, home),
+	TP_STRUCT__entry(
+		__field(pid_t, tgid)
+		__field(pid_t, tid)
+		__field(int, nid)
+		__field(u64, run_ns)
+		__field(u64, wait_ns)
+		__field(unsigned int, strikes)
+		__field(bool, home)
+	),
+	TP_fast_assign(
+		__entry->tgid = tgid;
+		__entry->tid = tid;
+		__entry->nid = nid;
+		__entry->run_ns = run_ns;
+		__entry->wait_ns = wait_ns;
+		__entry->strikes = strikes;
+		__entry->home = home;
+	),
+	TP_printk("tgid=%d tid=%d node=%d run_ns=%llu wait_ns=%llu strikes=%u home=%d",
+		  __entry->tgid, __entry->tid, __entry->nid, __entry->run_ns,
+		  __entry->wait_ns, __entry->strikes, __entry->home)
 );
 
 /* The origin asked @nid to drop its copy of @addr of process @tgid. */

@@ -13,10 +13,12 @@
  *                    keyctl padd logon popcorn:psk @u < FILE
  *   popcorn migrate TID NID
  *                    propose thread TID to move to node NID
- *   popcorn run [--nodes LIST] -- CMD [ARGS...]
+ *   popcorn run [--nodes LIST] [--policy adaptive|static] -- CMD [ARGS...]
  *                    run CMD with its threads spread over the nodes of
- *                    LIST (default: all) as they are made
- *   popcorn spread PID [--nodes LIST] [--main]
+ *                    LIST (default: all) as they are made; adaptive (the
+ *                    default) calls home a thread that waits on the
+ *                    shared memory more than it computes
+ *   popcorn spread PID [--nodes LIST] [--policy P] [--main]
  *                    the same for running process PID, its existing
  *                    threads too (the main thread with --main)
  *   popcorn ps       the distributed processes of this node and where
@@ -266,25 +268,47 @@ static void placement_error(const char *what, const char *list)
 		fprintf(stderr, "popcorn: %s: %s\n", what, strerror(err));
 }
 
-/* popcorn run [--nodes LIST] -- CMD [ARGS...] */
+/* --policy adaptive|static: the flag it adds, or -1 (said why). */
+static int parse_policy(const char *what, const char *name)
+{
+	if (!strcmp(name, "adaptive"))
+		return POPCORN_PLACE_ADAPTIVE;
+	if (!strcmp(name, "static"))
+		return 0;
+	fprintf(stderr, "popcorn: %s: --policy %s: adaptive or static\n",
+		what, name);
+	return -1;
+}
+
+/* popcorn run [--nodes LIST] [--policy P] -- CMD [ARGS...] */
 static int cmd_run(int argc, char **argv)
 {
 	unsigned long nodes = POPCORN_PLACE_ALL;
+	unsigned int flags = POPCORN_PLACE_ADAPTIVE;
 	const char *list = NULL;
-	int i = 0;
+	int i = 0, f;
 
-	if (i + 1 < argc && !strcmp(argv[i], "--nodes")) {
-		list = argv[i + 1];
-		nodes = parse_nodes(list);
-		if (!nodes)
-			return 2;
+	while (i + 1 < argc && argv[i][0] == '-' && strcmp(argv[i], "--")) {
+		if (!strcmp(argv[i], "--nodes")) {
+			list = argv[i + 1];
+			nodes = parse_nodes(list);
+			if (!nodes)
+				return 2;
+		} else if (!strcmp(argv[i], "--policy")) {
+			f = parse_policy("run", argv[i + 1]);
+			if (f < 0)
+				return 2;
+			flags = f;
+		} else {
+			return -1;
+		}
 		i += 2;
 	}
 	if (i < argc && !strcmp(argv[i], "--"))
 		i++;
 	if (i >= argc || argv[i][0] == '-')
 		return -1;
-	if (popcorn_set_placement(0, nodes, 0) < 0) {
+	if (popcorn_set_placement(0, nodes, flags) < 0) {
 		placement_error("run", list);
 		return 1;
 	}
@@ -294,15 +318,15 @@ static int cmd_run(int argc, char **argv)
 	return 127;
 }
 
-/* popcorn spread PID [--nodes LIST] [--main] */
+/* popcorn spread PID [--nodes LIST] [--policy P] [--main] */
 static int cmd_spread(int argc, char **argv)
 {
 	unsigned long nodes = POPCORN_PLACE_ALL;
-	unsigned int flags = POPCORN_PLACE_NOW;
+	unsigned int flags = POPCORN_PLACE_NOW | POPCORN_PLACE_ADAPTIVE;
 	const char *list = NULL;
 	char *end;
 	long pid;
-	int i, n;
+	int i, n, f;
 
 	if (argc < 1)
 		return -1;
@@ -319,6 +343,11 @@ static int cmd_spread(int argc, char **argv)
 			nodes = parse_nodes(list);
 			if (!nodes)
 				return 2;
+		} else if (!strcmp(argv[i], "--policy") && i + 1 < argc) {
+			f = parse_policy("spread", argv[++i]);
+			if (f < 0)
+				return 2;
+			flags = (flags & ~POPCORN_PLACE_ADAPTIVE) | f;
 		} else {
 			return -1;
 		}
@@ -337,8 +366,9 @@ static int cmd_ps(void)
 {
 	const char *path = "/proc/popcorn_ps";
 	unsigned int per_node[MAX_POPCORN_NODES];
-	char line[512], place[32], comm[64], tids[8192];
-	long long faults = 0, calls = 0;
+	char line[512], place[32], comm[64], tids[8192], policy[16];
+	long long faults = 0, calls = 0, home_ms, away_ms;
+	unsigned long long run_ms, wait_ms;
 	int pid = 0, tid, nid, nid0 = -1, n, have = 0, id;
 	unsigned long addr, mask;
 	unsigned int count;
@@ -391,15 +421,33 @@ static int cmd_ps(void)
 				len += snprintf(tids + len, sizeof(tids) - len,
 						"%7s page %#lx moved %u times (to nodes %#lx)\n",
 						"", addr, count, mask);
-		} else if (have && sscanf(line, "thread %d node %d", &tid,
-					  &nid) == 2) {
+		} else if (have && sscanf(line, "dsm %d policy %15s wait_home_ms %lld wait_away_ms %lld called_home %u",
+					  &id, policy, &home_ms, &away_ms,
+					  &count) == 5 && id == pid) {
+			if (len < sizeof(tids))
+				len += snprintf(tids + len, sizeof(tids) - len,
+						"%7s policy %s, DSM wait %lld ms at home, %lld ms away, %u thread(s) called home\n",
+						"", policy, home_ms, away_ms,
+						count);
+		} else if (have && !strncmp(line, "thread ", 7)) {
+			char use[64] = "";
+
+			n = sscanf(line, "thread %d node %d run_ms %llu wait_ms %llu",
+				   &tid, &nid, &run_ms, &wait_ms);
+			if (n < 2)
+				continue;
+			if (n == 4)
+				snprintf(use, sizeof(use),
+					 ", ran %llu ms, waited %llu ms there",
+					 run_ms, wait_ms);
 			if (nid >= 0 && nid < MAX_POPCORN_NODES)
 				per_node[nid]++;
 			if (len < sizeof(tids))
 				len += snprintf(tids + len, sizeof(tids) - len,
-						"%7s tid %d node %d%s\n", "",
+						"%7s tid %d node %d%s%s\n", "",
 						tid, nid,
-						nid == nid0 ? "" : " (away)");
+						nid == nid0 ? "" : " (away)",
+						use);
 		}
 	}
 	fclose(f);
@@ -465,8 +513,8 @@ static void usage(void)
 	fprintf(stderr, "usage: popcorn nodes | status | stat [reset] |\n"
 			"               ping NID [--size BYTES] [--count N] | key FILE |\n"
 			"               migrate TID NID | ps | evacuate [NID|open] |\n"
-			"               run [--nodes LIST] -- CMD [ARGS...] |\n"
-			"               spread PID [--nodes LIST] [--main]\n");
+			"               run [--nodes LIST] [--policy adaptive|static] -- CMD [ARGS...] |\n"
+			"               spread PID [--nodes LIST] [--policy adaptive|static] [--main]\n");
 }
 
 int main(int argc, char **argv)

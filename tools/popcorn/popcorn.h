@@ -124,13 +124,16 @@ int popcorn_gettid(void);
  * the caller's).  Its new threads go to the node of @nodes (bit N: node
  * N; POPCORN_PLACE_ALL: every node; 0: no policy) with the fewest of its
  * threads.  @flags: POPCORN_PLACE_NOW places its existing threads too
- * (the main thread with POPCORN_PLACE_WITH_MAIN).  Returns how many
+ * (the main thread with POPCORN_PLACE_WITH_MAIN); POPCORN_PLACE_ADAPTIVE
+ * calls home a thread away that waits on the shared memory more than it
+ * computes, and keeps new threads home a while after.  Returns how many
  * existing threads move, or -1 with errno set (EINVAL: a node id not
  * in the cluster; ESRCH; EPERM: not allowed to ptrace the process).
  */
 #define POPCORN_PLACE_ALL	(~0UL)
 #define POPCORN_PLACE_NOW	0x1
 #define POPCORN_PLACE_WITH_MAIN	0x2
+#define POPCORN_PLACE_ADAPTIVE	0x4
 int popcorn_set_placement(int pid, unsigned long nodes, unsigned int flags);
 
 /* Raw system calls: kernel semantics, -1 and errno on error. */

@@ -19,6 +19,13 @@ port=5001
 wait_all_online 2 120
 tap $? "both nodes online (after ${WAITED}s)"
 
+# centis: the time since boot in hundredths of a second.
+centis() {
+	local up
+	read -r up _ < /proc/uptime
+	echo "${up%.*}${up#*.}" | sed 's/^0*//;s/^$/0/'
+}
+
 # sane NAME: a figure came, with samples, a mean above 0, p50 <= p99.
 sane() {
 	grep "^# bench $1 " /tmp/bench.out | tail -n 1 |
@@ -117,18 +124,58 @@ if [ "$nid" = 0 ]; then
 	# popcorn ps while false sharing runs spread: the process's page
 	# requests per second, and its counter page first of the pages that
 	# move, sent to node 1 (share.c).
-	popcorn run --nodes 0-1 -- /bin/bench_share false 2 4000 20000 > /dev/null &
+	popcorn run --nodes 0-1 --policy static -- \
+		/bin/bench_share false 2 4000 20000 > /dev/null &
 	sp=$!
 	wait_until 60 sh -c "grep -q '^hot $sp .* transfers [0-9][0-9]' /proc/popcorn_ps"
 	share=$(grep "^share $sp " /proc/popcorn_ps)
 	hot=$(grep -m 1 "^hot $sp " /proc/popcorn_ps)
-	grep -A 4 "^process $sp " /proc/popcorn_ps | sed 's/^/# /'
+	# Its thread away: CPU time and DSM wait there (dsm_wait.c).
+	wait_until 30 sh -c "grep -q '^dsm $sp .* wait_away_ms [1-9]' /proc/popcorn_ps"
+	dsm=$(grep "^dsm $sp " /proc/popcorn_ps)
+	away=$(grep -A 20 "^process $sp " /proc/popcorn_ps | grep -m 1 ' run_ms ')
+	cli=$(popcorn ps | grep -c 'away), ran [0-9]* ms, waited [0-9]* ms there')
+	grep -A 14 "^process $sp " /proc/popcorn_ps | sed 's/^/# /'
 	wait $sp
+	echo "$dsm" | grep -q "^dsm $sp policy static wait_home_ms [0-9]* wait_away_ms [1-9][0-9]* called_home 0$" &&
+		echo "$away" | grep -q "^thread [0-9]* node 1 run_ms [0-9]* wait_ms [1-9]" &&
+		[ "$cli" -ge 1 ]
+	tap $? "popcorn ps: false sharing spread statically shows its thread's CPU time and DSM wait at node 1 ($dsm; $away; $cli in popcorn ps)"
 	# hot PID ADDR transfers N nodes MASK
 	set -- $hot
 	echo "$share" | awk '{ exit !($4 > 0) }' && [ "${5:-0}" -ge 10 ] &&
 		[ $((${7:-0} & 2)) -ne 0 ]
 	tap $? "popcorn ps: false sharing spread shows its requests per second and its page moving to node 1 ($share; $hot)"
+	# Adaptive placement (adaptive.c), popcorn run's default: false
+	# sharing and a lock-heavy loop spread over nodes 0-1 have their
+	# thread away called home and finish within 1.25x of one node;
+	# private data is not called home.  Each against its one-node run
+	# of the moment (times in centiseconds of /proc/uptime).
+	adapt_iters=$(param adapt_iters 10000)
+	adapt_work=$(param adapt_work 100000)
+	for p in false lock private; do
+		t0=$(centis)
+		one=$(/bin/bench_share $p 2 $adapt_iters $adapt_work)
+		t1=$(centis)
+		popcorn run --nodes 0-1 -- /bin/bench_share $p 2 \
+			$adapt_iters $adapt_work > /tmp/adapt.out &
+		ap=$!
+		wait $ap
+		t2=$(centis)
+		two=$(cat /tmp/adapt.out)
+		called=$(dmesg | grep -c "of process $ap waits on the DSM")
+		echo "# adaptive $p: one node $((t1 - t0)) cs, spread $((t2 - t1)) cs, called home $called"
+		[ -n "$one" ] && [ "$one" = "$two" ]
+		tap $? "adaptive: bench_share $p spread over nodes 0-1 gives the one-node checksum"
+		if [ $p = private ]; then
+			[ "$called" -eq 0 ]
+			tap $? "adaptive: private data is not called home ($called calls)"
+		else
+			[ "$called" -ge 1 ] &&
+				[ $((4 * (t2 - t1))) -le $((5 * (t1 - t0))) ]
+			tap $? "adaptive: $p is called home and finishes within 1.25x of one node ($((t2 - t1)) cs against $((t1 - t0)) cs, $called calls)"
+		fi
+	done
 	for f in tcp_rtt_64 tcp_rtt_4096 tcp_rtt_65536 popcorn_rtt_64 \
 		 popcorn_rtt_4096 popcorn_rtt_65536 fault_local \
 		 fault_remote_read fault_remote_write fault_write_replicated \

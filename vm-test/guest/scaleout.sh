@@ -1,7 +1,8 @@
 #!/bin/sh
 # Scale-out (make bench): each unmodified Debian program alone on node 0
 # (one vCPU) against the same command spread over nodes 0 and 1 (one
-# vCPU each) by "popcorn run --nodes 0-1", in turn, pcn_scale_reps
+# vCPU each) by "popcorn run --nodes 0-1" (adaptive placement), then by
+# "popcorn run --nodes 0-1 --policy static", in turn, pcn_scale_reps
 # times, in one boot.  Two worker threads: placement puts one on each
 # node, the main thread stays at the origin.  Every spread run's result
 # is checked against the one-node run's.  First bench_spin, two threads
@@ -10,6 +11,9 @@
 # Figures ("# bench NAME UNIT COUNT MEAN P50 MAX", read by
 # vm-test/bench.sh), per program P:
 #   scale_P_1node, scale_P_2nodes   wall time, ms
+#   scale_P_2nodes_static           wall time spread statically, ms
+#   scale_P_called_home             threads adaptive placement called
+#                                   home in a spread run
 #   scale_P_faults                  remote faults served by node 0 in a
 #                                   spread run (page_request received)
 #   scale_P_syscalls                system calls forwarded to node 0
@@ -33,7 +37,7 @@
 #
 # Then bench_share's known patterns of sharing (programs share_PATTERN:
 # private, readmostly, prodcons, false, lock, barrier), two threads,
-# pcn_scale_share_iters (2000) shared accesses each with
+# pcn_scale_share_iters (10000) shared accesses each with
 # pcn_scale_share_work (50000) steps of computation between two: what
 # spreading costs a program by the way its threads share data.
 . /tests/lib.sh
@@ -47,7 +51,7 @@ KIB=$(param kib 8192)
 EVENTS=$(param events 2000)
 SPIN=$(param spin 1000000000)
 LIMIT=$(param limit 300)
-SHARE_ITERS=$(param share_iters 2000)
+SHARE_ITERS=$(param share_iters 10000)
 SHARE_WORK=$(param share_work 50000)
 SHARES="private readmostly prodcons false lock barrier"
 PROGS=" $(param progs spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads,$(echo $SHARES | sed 's/\([a-z]*\)/share_\1/g' | tr ' ' ,) | tr , ' ') "
@@ -79,6 +83,8 @@ echo "# input: $(wc -c < /tmp/in) bytes; $REPS repetitions of each"
 
 # Node 0's counters: a message type's received count, every message.
 recv_of() { stat_type "$1" recv; }
+# Threads adaptive placement called home so far (its log lines).
+called_home() { dmesg | grep -c 'waits on the DSM at node'; }
 all_msgs() {
 	awk '$1 == "total" { print $2 + $4 }' /proc/popcorn_stat
 }
@@ -125,6 +131,7 @@ bench() {
 		p0=$(recv_of syscall)
 		s0=$(recv_of futex)
 		m0=$(all_msgs)
+		c0=$(called_home)
 		timed /tmp/s.$name.2 popcorn run --nodes 0-1 -- "$@" > /tmp/two.out 2>&1
 		case $RC in
 		0) ;;
@@ -138,6 +145,7 @@ bench() {
 			bad=$((bad + 1))
 			continue ;;
 		esac
+		SET=2
 		$check /tmp/one.out /tmp/two.out || {
 			echo "# $name spread: wrong result"
 			bad=$((bad + 1))
@@ -145,17 +153,37 @@ bench() {
 		echo $(($(recv_of page_request) - f0)) >> /tmp/s.$name.f
 		echo $(($(recv_of syscall) - p0)) >> /tmp/s.$name.p
 		echo $(($(recv_of futex) - s0)) >> /tmp/s.$name.s
+		echo $(($(called_home) - c0)) >> /tmp/s.$name.c
 		awk -v m=$(($(all_msgs) - m0)) '{ printf "%.0f\n", m / ($2 / 1e9) }' \
 			/tmp/wall >> /tmp/s.$name.m
+		# The same spread with today's static placement.
+		timed /tmp/s.$name.st popcorn run --nodes 0-1 --policy static \
+			-- "$@" > /tmp/two.out 2>&1
+		case $RC in
+		0) SET=3
+		   $check /tmp/one.out /tmp/two.out || {
+			echo "# $name spread (static): wrong result"
+			bad=$((bad + 1))
+		   } ;;
+		124|143)
+			echo "# $name spread (static): killed after ${LIMIT}s (a thread slept on)"
+			hung=$((hung + 1)) ;;
+		*)
+			echo "# $name spread (static): exit $RC"
+			bad=$((bad + 1)) ;;
+		esac
 	done
 	tap $bad "$name: every run exited 0 and every spread run's result is right ($REPS rounds, $hung killed at the limit)"
 	# A program that times itself: its check wrote the figures.
 	if [ -s /tmp/s.$name.own1 ]; then
 		mv /tmp/s.$name.own1 /tmp/s.$name.1
 		mv /tmp/s.$name.own2 /tmp/s.$name.2
+		mv /tmp/s.$name.own3 /tmp/s.$name.st
 	fi
 	stats scale_${name}_1node ms /tmp/s.$name.1
 	stats scale_${name}_2nodes ms /tmp/s.$name.2
+	stats scale_${name}_2nodes_static ms /tmp/s.$name.st
+	stats scale_${name}_called_home count /tmp/s.$name.c
 	stats scale_${name}_faults count /tmp/s.$name.f
 	stats scale_${name}_syscalls count /tmp/s.$name.p
 	stats scale_${name}_futex count /tmp/s.$name.s
@@ -183,17 +211,21 @@ same_7z() { cmp -s "$1" "$2" && /usr/bin/7z x -so /tmp/7z.bz2 2>/dev/null | cmp 
 # the figure; "Avr:" has the ratings of compression (one LZMA encoder
 # whose match finder is the second thread) and of decompression (a
 # decoder per thread), figures 7zb_compress and 7zb_decompress.
+# SET: 2 after the adaptive spread run, 3 after the static one, whose
+# one-node figures are already in.
 check_7zb() {
 	local f
 	for f in "$1" "$2"; do
 		grep -q '^Tot:' "$f" && ! grep -qi 'error' "$f" || return 1
 	done
-	awk '/^Tot:/ { printf "%.3f\n", 1e6 / $4 }' "$1" >> /tmp/s.7zb.own1
-	awk '/^Tot:/ { printf "%.3f\n", 1e6 / $4 }' "$2" >> /tmp/s.7zb.own2
-	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $5 }' "$1" >> /tmp/7zb_compress.1
-	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $5 }' "$2" >> /tmp/7zb_compress.2
-	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $10 }' "$1" >> /tmp/7zb_decompress.1
-	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $10 }' "$2" >> /tmp/7zb_decompress.2
+	if [ "$SET" = 2 ]; then
+		awk '/^Tot:/ { printf "%.3f\n", 1e6 / $4 }' "$1" >> /tmp/s.7zb.own1
+		awk '/^Avr:/ { printf "%.3f\n", 1e6 / $5 }' "$1" >> /tmp/7zb_compress.1
+		awk '/^Avr:/ { printf "%.3f\n", 1e6 / $10 }' "$1" >> /tmp/7zb_decompress.1
+	fi
+	awk '/^Tot:/ { printf "%.3f\n", 1e6 / $4 }' "$2" >> /tmp/s.7zb.own$SET
+	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $5 }' "$2" >> /tmp/7zb_compress.$SET
+	awk '/^Avr:/ { printf "%.3f\n", 1e6 / $10 }' "$2" >> /tmp/7zb_decompress.$SET
 }
 
 # The ceiling: two threads that share nothing.
@@ -209,6 +241,7 @@ if want 7zb; then
 	for k in compress decompress; do
 		stats scale_7zb_${k}_1node ms /tmp/7zb_$k.1
 		stats scale_7zb_${k}_2nodes ms /tmp/7zb_$k.2
+		stats scale_7zb_${k}_2nodes_static ms /tmp/7zb_$k.3
 	done
 fi
 want sysbench_cpu && bench sysbench_cpu events /usr/bin/sysbench cpu \

@@ -78,7 +78,14 @@ struct popcorn_regset_x86_64 {
 #define POPCORN_PLACE_EXISTING	0x1
 /* With POPCORN_PLACE_EXISTING: the main thread too. */
 #define POPCORN_PLACE_MAIN	0x2
-#define POPCORN_PLACE_FLAGS	(POPCORN_PLACE_EXISTING | POPCORN_PLACE_MAIN)
+/*
+ * Adaptive: a thread away that waits on the distributed memory more than
+ * it computes is called home, and the process's next threads stay home a
+ * while (Documentation/popcorn/placement.rst).
+ */
+#define POPCORN_PLACE_ADAPTIVE	0x4
+#define POPCORN_PLACE_FLAGS	(POPCORN_PLACE_EXISTING | POPCORN_PLACE_MAIN | \
+				 POPCORN_PLACE_ADAPTIVE)
 
 /*
  * madvise(addr, len, MADV_RELEASE) in a process that runs on several

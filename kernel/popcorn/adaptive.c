@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Adaptive placement: a thread that waits on the DSM more than it
+ * computes comes home.
+ *
+ * A process placed with POPCORN_PLACE_ADAPTIVE (the default of "popcorn
+ * run" and "popcorn spread") has each of its threads away judged at the
+ * origin, in its shadow, whenever the remote reports the thread's CPU
+ * time and DSM wait (cputime.c, every pcn.adapt_interval_ms).  An
+ * interval is bad when the thread waited at least a tenth of the
+ * interval and more than pcn.adapt_wait_pct percent of the time it ran:
+ * its pages live elsewhere, mostly at home, or they bounce between it
+ * and the threads it shares them with, and each access pays a round
+ * trip that running the thread at home would not.  After
+ * pcn.adapt_strikes bad intervals in a row the thread is asked home
+ * (a proposal it takes on its way back to user space).  A single bad
+ * interval is forgiven: a thread that starts by filling its own fresh
+ * memory waits in its first interval and computes after.  A thread that
+ * computes on its own data, or sleeps, has no bad interval and stays.
+ *
+ * Why home and not next to the threads it shares with: the origin holds
+ * every page nobody else wrote, so home is where a thread that waits
+ * finds most of them; and with two nodes it is the same place.
+ *
+ * Backing off: placement puts threads only as they are made, so a
+ * thread called home is not sent out again.  The process's next threads
+ * would be, and would be judged bad again: after a call home they stay
+ * home for a hold, one second at first, doubled by each call home that
+ * comes while a hold is on or just after (up to PCN_ADAPT_HOLD_MAX), so
+ * a program that keeps making threads that share ends with all of them
+ * home, and one whose sharing changed tries other nodes again.
+ */
+#define pr_fmt(fmt) "popcorn: " fmt
+
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <popcorn/nodes.h>
+
+#include "context.h"
+#include "placement.h"
+#include "trace.h"
+
+#define PCN_ADAPT_HOLD_MIN	HZ
+#define PCN_ADAPT_HOLD_MAX	(64 * HZ)
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "pcn."
+
+static unsigned int pcn_adapt_interval_ms = 250;
+static unsigned int pcn_adapt_wait_pct = 100;
+static unsigned int pcn_adapt_strikes = 2;
+
+static int pcn_adapt_param_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int *p = kp->arg, n, min = 1, max = 1000;
+
+	if (p == &pcn_adapt_interval_ms) {
+		min = 50;
+		max = 10000;
+	} else if (p == &pcn_adapt_wait_pct) {
+		max = 10000;
+	} else {
+		max = 100;
+	}
+	if (kstrtouint(val, 0, &n) || n < min || n > max) {
+		pr_err("%s=%s: not %u to %u, keeping %u\n", kp->name, val,
+		       min, max, READ_ONCE(*p));
+		return -EINVAL;
+	}
+	WRITE_ONCE(*p, n);
+	return 0;
+}
+
+static const struct kernel_param_ops pcn_adapt_param_ops = {
+	.set = pcn_adapt_param_set,
+	.get = param_get_uint,
+};
+module_param_cb(adapt_interval_ms, &pcn_adapt_param_ops,
+		&pcn_adapt_interval_ms, 0644);
+MODULE_PARM_DESC(adapt_interval_ms, "how often a remote reports its threads' CPU time and DSM wait, and adaptive placement judges them (50 to 10000 ms)");
+module_param_cb(adapt_wait_pct, &pcn_adapt_param_ops, &pcn_adapt_wait_pct,
+		0644);
+MODULE_PARM_DESC(adapt_wait_pct, "an interval is bad when a thread waited on the DSM more than this percent of the time it ran (1 to 10000)");
+module_param_cb(adapt_strikes, &pcn_adapt_param_ops, &pcn_adapt_strikes,
+		0644);
+MODULE_PARM_DESC(adapt_strikes, "bad intervals in a row after which adaptive placement calls a thread home (1 to 100)");
+
+/**
+ * pcn_adapt_interval() - how often a remote reports, in jiffies
+ *
+ * Return: pcn.adapt_interval_ms, at least one jiffy.
+ */
+unsigned long pcn_adapt_interval(void)
+{
+	return max(msecs_to_jiffies(READ_ONCE(pcn_adapt_interval_ms)), 1UL);
+}
+
+/* The process called a thread home: hold its new threads home a while. */
+static void pcn_adapt_hold(struct pcn_dsm *d)
+{
+	unsigned long now = jiffies, hold = READ_ONCE(d->hold);
+
+	/* A call home long after the last hold ended starts over. */
+	if (!hold || time_after(now, READ_ONCE(d->hold_until) + hold))
+		hold = PCN_ADAPT_HOLD_MIN;
+	else
+		hold = min_t(unsigned long, 2 * hold, PCN_ADAPT_HOLD_MAX);
+	WRITE_ONCE(d->hold, hold);
+	WRITE_ONCE(d->hold_until, now + hold);
+}
+
+/**
+ * pcn_adapt_holding() - whether a process's new threads stay home now
+ * @ctx: its context at the origin, or NULL
+ *
+ * Return: true while the hold that its last call home began is on.
+ */
+bool pcn_adapt_holding(struct remote_context *ctx)
+{
+	return ctx && ctx->at_origin && READ_ONCE(ctx->dsm.hold) &&
+	       time_before(jiffies, READ_ONCE(ctx->dsm.hold_until));
+}
+
+/**
+ * pcn_adapt_judge() - judge a thread away on its latest report
+ * @ctx: its process's context, at the origin
+ * @a: the shadow's judging state
+ * @nid: where the thread runs
+ * @run: its CPU time there since it arrived, ns
+ * @wait: its DSM wait there since it arrived, ns
+ *
+ * Called in the thread's shadow.  Adds the wait to the process's figures
+ * whatever its policy.
+ *
+ * Return: true if the thread is to be called home now.
+ */
+bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
+		     int nid, u64 run, u64 wait)
+{
+	u64 drun = run - min(run, a->run), dwait = wait - min(wait, a->wait);
+	u64 floor = (u64)READ_ONCE(pcn_adapt_interval_ms) * NSEC_PER_MSEC / 10;
+	bool home = false;
+
+	atomic64_add(dwait, &ctx->dsm.away_ns);
+	a->run = max(run, a->run);
+	a->wait = max(wait, a->wait);
+	if (a->called ||
+	    !pcn_place_adaptive(READ_ONCE(current->signal->pcn_place_nodes)))
+		return false;
+	/* Nothing happened (a report between two of its own): no verdict. */
+	if (!drun && !dwait)
+		return false;
+	if (dwait >= floor &&
+	    div_u64(dwait * 100, READ_ONCE(pcn_adapt_wait_pct)) > drun)
+		a->strikes++;
+	else
+		a->strikes = 0;
+	if (a->strikes >= READ_ONCE(pcn_adapt_strikes)) {
+		home = true;
+		a->called = true;
+		atomic_inc(&ctx->dsm.called_home);
+		pcn_adapt_hold(&ctx->dsm);
+		pr_info_ratelimited("thread %d of process %d waits on the DSM at node %d more than it runs (%llu ms against %llu ms): calling it home\n",
+				    task_pid_nr(current), task_tgid_nr(current),
+				    nid, div_u64(dwait, NSEC_PER_MSEC),
+				    div_u64(drun, NSEC_PER_MSEC));
+	}
+	trace_pcn_adapt(task_tgid_nr(current), task_pid_nr(current), nid,
+			drun, dwait, a->strikes, home);
+	return home;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time a distributed process's threads spend waiting on the DSM rather
+ * than running: in page faults the origin serves (a remote thread's
+ * fetch, a home thread's wait for a page to be taken back) and in the
+ * network part of a remote thread's futex calls (the round trip, not the
+ * time the futex itself blocked at the origin).
+ *
+ * At a remote, each thread's figure since it arrived is kept by pid in
+ * ctx->dsm.threads, made at its first wait and dropped when it leaves or
+ * exits; the worker reports it home with the thread's CPU time
+ * (cputime.c).  At the origin, a thread at home adds to the process's
+ * home_ns, and each report adds the thread's progress to away_ns;
+ * adaptive.c judges each away thread on its report.  Each wait is also a
+ * pcn_dsm_wait trace event.
+ */
+#include <linux/atomic.h>
+#include <linux/ktime.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "context.h"
+#include "trace.h"
+
+struct pcn_dsm_thread {
+	atomic64_t wait_ns;
+	struct rcu_head rcu;
+};
+
+void pcn_dsm_init(struct pcn_dsm *d)
+{
+	xa_init(&d->threads);
+	atomic64_set(&d->home_ns, 0);
+	atomic64_set(&d->away_ns, 0);
+	atomic_set(&d->called_home, 0);
+	d->hold_until = jiffies;
+	d->hold = 0;
+}
+
+/* The context's last reference is gone: no thread can add any more. */
+void pcn_dsm_release(struct pcn_dsm *d)
+{
+	struct pcn_dsm_thread *t;
+	unsigned long pid;
+
+	xa_for_each(&d->threads, pid, t)
+		kfree(t);
+	xa_destroy(&d->threads);
+}
+
+/* Remote: the calling thread's record, made at its first wait. */
+static struct pcn_dsm_thread *pcn_dsm_mine(struct remote_context *ctx)
+{
+	unsigned long pid = task_pid_nr(current);
+	struct pcn_dsm_thread *t, *old;
+
+	t = xa_load(&ctx->dsm.threads, pid);
+	if (t)
+		return t;
+	t = kzalloc(sizeof(*t), GFP_KERNEL | __GFP_NOWARN);
+	if (!t)
+		return NULL;	/* this wait goes uncounted */
+	/* Only this thread adds its own entry: nobody races it. */
+	old = xa_store(&ctx->dsm.threads, pid, t, GFP_KERNEL);
+	if (xa_is_err(old)) {
+		kfree(t);
+		return NULL;
+	}
+	return t;
+}
+
+/**
+ * pcn_dsm_wait_add() - count a wait of the calling thread on the DSM
+ * @ctx: its process's context
+ * @kind: what it waited for, for the trace event ("fault", "futex")
+ * @ns: how long
+ *
+ * Kernel threads and shadows (which serve threads away, whose own waits
+ * count where they run) are not counted.
+ */
+void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns)
+{
+	struct pcn_dsm_thread *t;
+
+	if ((current->flags & PF_KTHREAD) || !ns)
+		return;
+	if (ctx->at_origin) {
+		if (pcn_current_is_shadow())
+			return;
+		atomic64_add(ns, &ctx->dsm.home_ns);
+	} else {
+		if (!current->at_remote || current->remote != ctx)
+			return;
+		t = pcn_dsm_mine(ctx);
+		if (t)
+			atomic64_add(ns, &t->wait_ns);
+	}
+	trace_pcn_dsm_wait(kind, task_pid_nr(current), ns);
+}
+
+/**
+ * pcn_dsm_thread_wait() - a remote thread's DSM wait since it arrived
+ * @ctx: its process's context, at this remote
+ * @t: the thread
+ *
+ * Return: nanoseconds, 0 before its first wait.
+ */
+u64 pcn_dsm_thread_wait(struct remote_context *ctx, struct task_struct *t)
+{
+	struct pcn_dsm_thread *d;
+	u64 ns = 0;
+
+	rcu_read_lock();
+	d = xa_load(&ctx->dsm.threads, task_pid_nr(t));
+	if (d)
+		ns = atomic64_read(&d->wait_ns);
+	rcu_read_unlock();
+	return ns;
+}
+
+/**
+ * pcn_dsm_thread_end() - the calling thread leaves this remote or exits
+ * @ctx: its process's context, at this remote
+ */
+void pcn_dsm_thread_end(struct remote_context *ctx)
+{
+	struct pcn_dsm_thread *t;
+
+	t = xa_erase(&ctx->dsm.threads, task_pid_nr(current));
+	if (t)
+		kfree_rcu(t, rcu);	/* a report may be reading it */
+}
