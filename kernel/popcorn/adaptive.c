@@ -6,17 +6,19 @@
  * A process placed with POPCORN_PLACE_ADAPTIVE (the default of "popcorn
  * run" and "popcorn spread") has each of its threads away judged at the
  * origin, in its shadow, whenever the remote reports the thread's CPU
- * time and DSM wait (cputime.c, every pcn.adapt_interval_ms).  An
- * interval is bad when the thread waited at least a tenth of the
+ * time and DSM wait (cputime.c, every pcn.adapt_interval_ms).  Only
+ * the wait that comes from sharing counts (dsm_wait.c): faults on pages
+ * another node took from the thread's, and futex round trips; a first
+ * fetch of a page is paid once and says nothing of what comes next.  An
+ * interval is bad when the thread waited so at least a tenth of the
  * interval and more than pcn.adapt_wait_pct percent of the time it ran:
- * its pages live elsewhere, mostly at home, or they bounce between it
- * and the threads it shares them with, and each access pays a round
- * trip that running the thread at home would not.  After
- * pcn.adapt_strikes bad intervals in a row the thread is asked home
- * (a proposal it takes on its way back to user space).  A single bad
- * interval is forgiven: a thread that starts by filling its own fresh
- * memory waits in its first interval and computes after.  A thread that
- * computes on its own data, or sleeps, has no bad interval and stays.
+ * its pages bounce between it and the threads it shares them with, and
+ * each access pays a round trip that running the thread next to them
+ * would not.  After pcn.adapt_strikes bad intervals in a row the thread
+ * is asked home (a proposal it takes on its way back to user space).  A
+ * single bad interval is forgiven: a burst of sharing (a start, a
+ * phase change) passes.  A thread that computes on its own data, or
+ * sleeps, has no bad interval and stays.
  *
  * Why home and not next to the threads it shares with: the origin holds
  * every page nobody else wrote, so home is where a thread that waits
@@ -131,6 +133,7 @@ bool pcn_adapt_holding(struct remote_context *ctx)
  * @nid: where the thread runs
  * @run: its CPU time there since it arrived, ns
  * @wait: its DSM wait there since it arrived, ns
+ * @shared: the part of @wait that comes from sharing
  *
  * Called in the thread's shadow.  Adds the wait to the process's figures
  * whatever its policy.
@@ -138,23 +141,25 @@ bool pcn_adapt_holding(struct remote_context *ctx)
  * Return: true if the thread is to be called home now.
  */
 bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
-		     int nid, u64 run, u64 wait)
+		     int nid, u64 run, u64 wait, u64 shared)
 {
 	u64 drun = run - min(run, a->run), dwait = wait - min(wait, a->wait);
+	u64 dshared = shared - min(shared, a->shared);
 	u64 floor = (u64)READ_ONCE(pcn_adapt_interval_ms) * NSEC_PER_MSEC / 10;
 	bool home = false;
 
 	atomic64_add(dwait, &ctx->dsm.away_ns);
 	a->run = max(run, a->run);
 	a->wait = max(wait, a->wait);
+	a->shared = max(shared, a->shared);
 	if (a->called ||
 	    !pcn_place_adaptive(READ_ONCE(current->signal->pcn_place_nodes)))
 		return false;
 	/* Nothing happened (a report between two of its own): no verdict. */
 	if (!drun && !dwait)
 		return false;
-	if (dwait >= floor &&
-	    div_u64(dwait * 100, READ_ONCE(pcn_adapt_wait_pct)) > drun)
+	if (dshared >= floor &&
+	    div_u64(dshared * 100, READ_ONCE(pcn_adapt_wait_pct)) > drun)
 		a->strikes++;
 	else
 		a->strikes = 0;
@@ -165,10 +170,10 @@ bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
 		pcn_adapt_hold(&ctx->dsm);
 		pr_info_ratelimited("thread %d of process %d waits on the DSM at node %d more than it runs (%llu ms against %llu ms): calling it home\n",
 				    task_pid_nr(current), task_tgid_nr(current),
-				    nid, div_u64(dwait, NSEC_PER_MSEC),
+				    nid, div_u64(dshared, NSEC_PER_MSEC),
 				    div_u64(drun, NSEC_PER_MSEC));
 	}
 	trace_pcn_adapt(task_tgid_nr(current), task_pid_nr(current), nid,
-			drun, dwait, a->strikes, home);
+			drun, dshared, a->strikes, home);
 	return home;
 }

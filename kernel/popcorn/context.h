@@ -69,7 +69,7 @@ struct pcn_dsm {
 
 /* Origin, in a shadow: adaptive placement's view of its thread. */
 struct pcn_adapt {
-	u64 run, wait;			/* ns, at the last judgement */
+	u64 run, wait, shared;		/* ns, at the last judgement */
 	unsigned int strikes;		/* bad intervals in a row */
 	bool called;			/* called home this stay */
 };
@@ -157,15 +157,17 @@ void pcn_share_show(struct seq_file *seq, pid_t tgid,
 
 void pcn_dsm_init(struct pcn_dsm *d);
 void pcn_dsm_release(struct pcn_dsm *d);
-void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns);
-u64 pcn_dsm_thread_wait(struct remote_context *ctx, struct task_struct *t);
+void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns,
+		      bool shared);
+void pcn_dsm_thread_wait(struct remote_context *ctx, struct task_struct *t,
+			 u64 *wait, u64 *shared);
 void pcn_dsm_thread_end(struct remote_context *ctx);
 
 unsigned long pcn_adapt_interval(void);
 bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
-		     int nid, u64 run, u64 wait);
+		     int nid, u64 run, u64 wait, u64 shared);
 bool pcn_adapt_holding(struct remote_context *ctx);
-bool pcn_shadow_figures(pid_t tid, u64 *run, u64 *wait);
+bool pcn_shadow_figures(pid_t tid, u64 *run, u64 *wait, u64 *shared);
 
 /* Origin: current is a shadow, serving a thread that runs at a remote. */
 static inline bool pcn_current_is_shadow(void)
@@ -291,14 +293,14 @@ struct pcn_cputime {
 	u64 left;			/* ktime_get_ns() when it left */
 	u64 utime, stime;		/* the last report taken */
 	u64 utime_done, stime_done;	/* added to the shadow's times */
-	u64 wait;			/* its DSM wait, last report */
+	u64 wait, shared;		/* its DSM wait, last report */
 };
 
 void pcn_cputime_start(struct pcn_cputime *c);
 /* A report, if plausible (true): under the lock of its shadow. */
 bool pcn_cputime_take(struct pcn_cputime *c, u64 utime, u64 stime);
 /* The same for its wait on the DSM (dsm_wait.c). */
-bool pcn_cputime_take_wait(struct pcn_cputime *c, u64 wait);
+bool pcn_cputime_take_wait(struct pcn_cputime *c, u64 wait, u64 shared);
 /* In the shadow: add the times reported up to @utime, @stime. */
 void pcn_cputime_account(struct pcn_cputime *c, u64 utime, u64 stime);
 /* Remote: @t's times since it arrived. */

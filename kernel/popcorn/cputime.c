@@ -53,14 +53,16 @@ bool pcn_cputime_take(struct pcn_cputime *c, u64 utime, u64 stime)
 	return true;
 }
 
-bool pcn_cputime_take_wait(struct pcn_cputime *c, u64 wait)
+bool pcn_cputime_take_wait(struct pcn_cputime *c, u64 wait, u64 shared)
 {
 	u64 away = ktime_get_ns() - c->left;
 
 	/* A thread cannot have waited longer than it has been away. */
-	if (wait < c->wait || wait > away + PCN_CPUTIME_SLACK_NS)
+	if (wait < c->wait || shared < c->shared || shared > wait ||
+	    wait > away + PCN_CPUTIME_SLACK_NS)
 		return false;
 	c->wait = wait;
+	c->shared = shared;
 	return true;
 }
 
@@ -104,7 +106,7 @@ void pcn_cputime_report(struct remote_context *ctx)
 		m[n].shadow_pid = READ_ONCE(t->peer_pid);
 		m[n].remote_pid = task_pid_nr(t);
 		pcn_cputime_of(t, &m[n].utime, &m[n].stime);
-		m[n].wait_ns = pcn_dsm_thread_wait(ctx, t);
+		pcn_dsm_thread_wait(ctx, t, &m[n].wait_ns, &m[n].shared_ns);
 		n++;
 	}
 	rcu_read_unlock();

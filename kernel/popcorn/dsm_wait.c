@@ -6,9 +6,16 @@
  * network part of a remote thread's futex calls (the round trip, not the
  * time the futex itself blocked at the origin).
  *
- * At a remote, each thread's figure since it arrived is kept by pid in
+ * Of a remote thread's waits, those that come from sharing are told
+ * apart: faults on pages other nodes took from this one (the page has an
+ * invalidation recorded here, page_client.c) and futex round trips.  The
+ * rest, a first fetch of a page (the program's text, data the origin
+ * filled, fresh memory), is paid once: a thread that starts by reading
+ * its inputs and then computes does not keep waiting.
+ *
+ * At a remote, each thread's figures since it arrived are kept by pid in
  * ctx->dsm.threads, made at its first wait and dropped when it leaves or
- * exits; the worker reports it home with the thread's CPU time
+ * exits; the worker reports them home with the thread's CPU time
  * (cputime.c).  At the origin, a thread at home adds to the process's
  * home_ns, and each report adds the thread's progress to away_ns;
  * adaptive.c judges each away thread on its report.  Each wait is also a
@@ -26,6 +33,7 @@
 
 struct pcn_dsm_thread {
 	atomic64_t wait_ns;
+	atomic64_t shared_ns;		/* of which from sharing */
 	struct rcu_head rcu;
 };
 
@@ -76,11 +84,13 @@ static struct pcn_dsm_thread *pcn_dsm_mine(struct remote_context *ctx)
  * @ctx: its process's context
  * @kind: what it waited for, for the trace event ("fault", "futex")
  * @ns: how long
+ * @shared: whether the wait comes from sharing (see above)
  *
  * Kernel threads and shadows (which serve threads away, whose own waits
  * count where they run) are not counted.
  */
-void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns)
+void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns,
+		      bool shared)
 {
 	struct pcn_dsm_thread *t;
 
@@ -94,30 +104,36 @@ void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns)
 		if (!current->at_remote || current->remote != ctx)
 			return;
 		t = pcn_dsm_mine(ctx);
-		if (t)
+		if (t) {
 			atomic64_add(ns, &t->wait_ns);
+			if (shared)
+				atomic64_add(ns, &t->shared_ns);
+		}
 	}
-	trace_pcn_dsm_wait(kind, task_pid_nr(current), ns);
+	trace_pcn_dsm_wait(kind, task_pid_nr(current), ns, shared);
 }
 
 /**
  * pcn_dsm_thread_wait() - a remote thread's DSM wait since it arrived
  * @ctx: its process's context, at this remote
  * @t: the thread
- *
- * Return: nanoseconds, 0 before its first wait.
+ * @wait: all of it, ns (0 before its first wait)
+ * @shared: the part that comes from sharing, ns
  */
-u64 pcn_dsm_thread_wait(struct remote_context *ctx, struct task_struct *t)
+void pcn_dsm_thread_wait(struct remote_context *ctx, struct task_struct *t,
+			 u64 *wait, u64 *shared)
 {
 	struct pcn_dsm_thread *d;
-	u64 ns = 0;
 
+	*wait = 0;
+	*shared = 0;
 	rcu_read_lock();
 	d = xa_load(&ctx->dsm.threads, task_pid_nr(t));
-	if (d)
-		ns = atomic64_read(&d->wait_ns);
+	if (d) {
+		*shared = atomic64_read(&d->shared_ns);
+		*wait = atomic64_read(&d->wait_ns);
+	}
 	rcu_read_unlock();
-	return ns;
 }
 
 /**

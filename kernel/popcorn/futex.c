@@ -130,7 +130,7 @@ bool __pcn_remote_futex(u32 __user *uaddr, int op, u32 val,
 	hop = ktime_get_ns() - t0;
 	if (done->timeout_ns > 0)
 		hop -= min_t(u64, hop, done->timeout_ns);
-	pcn_dsm_wait_add(ctx, "futex", hop);
+	pcn_dsm_wait_add(ctx, "futex", hop, true);
 	if (done->ctx_id != ctx->id || done->op != op ||
 	    done->uaddr != req.uaddr || done->ret < -MAX_ERRNO ||
 	    done->ret > INT_MAX)

@@ -146,6 +146,7 @@ struct pcn_cputime_msg {
 	u32 reserved;
 	u64 utime, stime;	/* ns, since it arrived */
 	u64 wait_ns;		/* ns, since it arrived */
+	u64 shared_ns;		/* of which from sharing */
 } __packed;
 PCN_SHADOW_MSG(pcn_cputime_msg);
 

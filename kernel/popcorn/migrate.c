@@ -226,15 +226,16 @@ static void pcn_shadow_adapt(struct pcn_shadow *sh)
 		.ctx_id = sh->ctx->id,
 		.nid = pcn_my_nid(),
 	};
-	u64 run, wait;
+	u64 run, wait, shared;
 
 	xa_lock(&pcn_shadows);
 	run = sh->cpu.utime + sh->cpu.stime;
 	wait = sh->cpu.wait;
+	shared = sh->cpu.shared;
 	m.remote_pid = sh->remote_pid;
 	xa_unlock(&pcn_shadows);
 	if (m.remote_pid &&
-	    pcn_adapt_judge(sh->ctx, &sh->adapt, sh->nid, run, wait))
+	    pcn_adapt_judge(sh->ctx, &sh->adapt, sh->nid, run, wait, shared))
 		pcn_kmsg_send(sh->nid, &m, sizeof(m));
 }
 
@@ -243,10 +244,11 @@ static void pcn_shadow_adapt(struct pcn_shadow *sh)
  * @tid: the thread's id at the origin
  * @run: its CPU time there, ns
  * @wait: its wait on the DSM there, ns
+ * @shared: the part of @wait that comes from sharing (dsm_wait.c)
  *
  * Return: false if @tid is not away.
  */
-bool pcn_shadow_figures(pid_t tid, u64 *run, u64 *wait)
+bool pcn_shadow_figures(pid_t tid, u64 *run, u64 *wait, u64 *shared)
 {
 	struct pcn_shadow *sh;
 
@@ -255,6 +257,7 @@ bool pcn_shadow_figures(pid_t tid, u64 *run, u64 *wait)
 	if (sh) {
 		*run = sh->cpu.utime + sh->cpu.stime;
 		*wait = sh->cpu.wait;
+		*shared = sh->cpu.shared;
 	}
 	xa_unlock(&pcn_shadows);
 	return sh;
@@ -288,7 +291,8 @@ static void pcn_handle_task_cputime(int nid, struct pcn_kmsg_hdr *msg)
 	if (sh && sh->nid == nid && sh->ctx->id == m->ctx_id &&
 	    sh->remote_pid && sh->remote_pid == m->remote_pid) {
 		ok = pcn_cputime_take(&sh->cpu, m->utime, m->stime) &&
-		     pcn_cputime_take_wait(&sh->cpu, m->wait_ns);
+		     pcn_cputime_take_wait(&sh->cpu, m->wait_ns,
+					   m->shared_ns);
 		if (ok) {
 			sh->cpu_new = true;
 			wake_up(&sh->wq);

@@ -284,12 +284,16 @@ vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,
 				 unsigned long address, unsigned int flags)
 {
 	struct remote_context *ctx = READ_ONCE(vma->vm_mm->remote);
-	u64 t0;
+	bool shared = true;
 	vm_fault_t ret;
+	u64 t0;
 
 	if (!ctx || !pcn_vma_distributable(vma))
 		return 0;
 	address &= PAGE_MASK;
+	/* At a remote: whether another node took the page from here. */
+	if (!ctx->at_origin)
+		shared = !!xa_load(&ctx->pages, address >> PAGE_SHIFT);
 	t0 = ktime_get_ns();
 	if (ctx->at_origin)
 		ret = pcn_origin_fault(ctx, vma, address, flags);
@@ -301,6 +305,6 @@ vm_fault_t __pcn_handle_mm_fault(struct vm_area_struct *vma,
 	 * The context stays: the caller holds the mm, which holds it.
 	 */
 	if (ret)
-		pcn_dsm_wait_add(ctx, "fault", ktime_get_ns() - t0);
+		pcn_dsm_wait_add(ctx, "fault", ktime_get_ns() - t0, shared);
 	return ret;
 }

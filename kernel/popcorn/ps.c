@@ -11,7 +11,7 @@
  *   share PID remote_faults_per_s N window_s S
  *   hot PID ADDR transfers N nodes MASK
  *   dsm PID policy adaptive|static wait_home_ms N wait_away_ms N called_home N
- *   thread TID node NID [run_ms N wait_ms N]
+ *   thread TID node NID [run_ms N wait_ms N shared_ms N]
  *
  * MASK is the policy's node mask in hex, "all" or "-" for none;
  * remote_faults the page requests of its remote threads served here,
@@ -23,8 +23,9 @@
  * its threads waited on the DSM at home and away (dsm_wait.c), and how
  * many adaptive placement called home (adaptive.c).  A thread's node is
  * where it runs, or where it is on its way to; a thread away has the CPU
- * time it used there and its DSM wait there, since it arrived, as of
- * its node's last report.  Format in Documentation/popcorn/.
+ * time it used there and its DSM wait there, all of it and the part
+ * that comes from sharing, since it arrived, as of its node's last
+ * report.  Format in Documentation/popcorn/.
  */
 #include <linux/bits.h>
 #include <linux/init.h>
@@ -103,17 +104,19 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 			   div_s64(c->away_ns, NSEC_PER_MSEC), c->called_home);
 	}
 	for_each_thread(p, t) {
-		u64 run, wait;
+		u64 run, wait, shared;
 
 		if (t->flags & PF_EXITING)
 			continue;
 		seq_printf(seq, "thread %d node %d", task_pid_vnr(t),
 			   pcn_thread_node(t, me));
 		/* Away: what it used there, as last reported. */
-		if (dist && pcn_shadow_figures(task_pid_nr(t), &run, &wait))
-			seq_printf(seq, " run_ms %llu wait_ms %llu",
+		if (dist &&
+		    pcn_shadow_figures(task_pid_nr(t), &run, &wait, &shared))
+			seq_printf(seq, " run_ms %llu wait_ms %llu shared_ms %llu",
 				   div_u64(run, NSEC_PER_MSEC),
-				   div_u64(wait, NSEC_PER_MSEC));
+				   div_u64(wait, NSEC_PER_MSEC),
+				   div_u64(shared, NSEC_PER_MSEC));
 		seq_putc(seq, '\n');
 	}
 }

@@ -81,27 +81,33 @@ TRACE_EVENT(pcn_fault,
 	TP_printk("kind=%s ns=%llu", __get_str(kind), __entry->ns)
 );
 
-/* Thread @tid waited @ns on the DSM: a page (@kind "fault") or a futex hop. */
+/*
+ * Thread @tid waited @ns on the DSM: a page (@kind "fault") or a futex
+ * hop; @shared if the wait comes from sharing (dsm_wait.c).
+ */
 TRACE_EVENT(pcn_dsm_wait,
-	TP_PROTO(const char *kind, pid_t tid, u64 ns),
-	TP_ARGS(kind, tid, ns),
+	TP_PROTO(const char *kind, pid_t tid, u64 ns, bool shared),
+	TP_ARGS(kind, tid, ns, shared),
 	TP_STRUCT__entry(
 		__string(kind, kind)
 		__field(pid_t, tid)
 		__field(u64, ns)
+		__field(bool, shared)
 	),
 	TP_fast_assign(
 		__assign_str(kind, kind);
 		__entry->tid = tid;
 		__entry->ns = ns;
+		__entry->shared = shared;
 	),
-	TP_printk("kind=%s tid=%d ns=%llu", __get_str(kind), __entry->tid,
-		  __entry->ns)
+	TP_printk("kind=%s tid=%d ns=%llu shared=%d", __get_str(kind),
+		  __entry->tid, __entry->ns, __entry->shared)
 );
 
 /*
  * Adaptive placement judged thread @tid of process @tgid, away at @nid,
- * on an interval in which it ran @run_ns and waited @wait_ns on the DSM:
+ * on an interval in which it ran @run_ns and waited @wait_ns on the DSM
+ * from sharing:
  * @strikes such intervals in a row, @home if it is called home for it.
  */
 TRACE_EVENT(pcn_adapt,

@@ -368,7 +368,7 @@ static int cmd_ps(void)
 	unsigned int per_node[MAX_POPCORN_NODES];
 	char line[512], place[32], comm[64], tids[8192], policy[16];
 	long long faults = 0, calls = 0, home_ms, away_ms;
-	unsigned long long run_ms, wait_ms;
+	unsigned long long run_ms, wait_ms, shared_ms;
 	int pid = 0, tid, nid, nid0 = -1, n, have = 0, id;
 	unsigned long addr, mask;
 	unsigned int count;
@@ -430,16 +430,16 @@ static int cmd_ps(void)
 						"", policy, home_ms, away_ms,
 						count);
 		} else if (have && !strncmp(line, "thread ", 7)) {
-			char use[64] = "";
+			char use[96] = "";
 
-			n = sscanf(line, "thread %d node %d run_ms %llu wait_ms %llu",
-				   &tid, &nid, &run_ms, &wait_ms);
+			n = sscanf(line, "thread %d node %d run_ms %llu wait_ms %llu shared_ms %llu",
+				   &tid, &nid, &run_ms, &wait_ms, &shared_ms);
 			if (n < 2)
 				continue;
-			if (n == 4)
+			if (n == 5)
 				snprintf(use, sizeof(use),
-					 ", ran %llu ms, waited %llu ms there",
-					 run_ms, wait_ms);
+					 ", ran %llu ms, waited %llu ms there (%llu ms from sharing)",
+					 run_ms, wait_ms, shared_ms);
 			if (nid >= 0 && nid < MAX_POPCORN_NODES)
 				per_node[nid]++;
 			if (len < sizeof(tids))

@@ -75,14 +75,14 @@ if [ "$nid" = 0 ]; then
 	# --- evacuation (evacuate.c) -----------------------------------
 	# away N: threads of this node's processes that run at node N.
 	away() {
-		grep -c "^thread [0-9]* node $1\$" /proc/popcorn_ps
+		grep -cE "^thread [0-9]+ node $1( |\$)" /proc/popcorn_ps
 	}
 	# 1. From the origin: "popcorn evacuate 1" takes sysbench's
 	# threads home from node 1; it goes on here and ends well.
-	popcorn run --nodes 1 -- /usr/bin/sysbench cpu --threads=2 --time=5 run \
+	popcorn run --nodes 1 --policy static -- /usr/bin/sysbench cpu --threads=2 --time=5 run \
 		> /tmp/ev1.out 2>&1 &
 	sb=$!
-	wait_until 60 sh -c "[ \$(grep -c '^thread [0-9]* node 1\$' /proc/popcorn_ps) -ge 2 ]"
+	wait_until 60 sh -c "[ \$(grep -cE '^thread [0-9]+ node 1( |\$)' /proc/popcorn_ps) -ge 2 ]"
 	tap $? "sysbench's threads run at node 1 ($(away 1) after ${WAITED}s)"
 	popcorn evacuate 1 > /tmp/ev1.evac 2>&1
 	tap $? "popcorn evacuate 1 at the origin exited 0 ($(tr '\n' ' ' < /tmp/ev1.evac))"
@@ -97,10 +97,10 @@ if [ "$nid" = 0 ]; then
 	# home (node 2 asks this node: process_leave) and closes node 2.
 	leaves=$(stat_type process_leave recv)
 	pings=$(stat_type ping_request recv)
-	popcorn run --nodes 2 -- /usr/bin/sysbench cpu --threads=2 --time=5 run \
+	popcorn run --nodes 2 --policy static -- /usr/bin/sysbench cpu --threads=2 --time=5 run \
 		> /tmp/ev2.out 2>&1 &
 	sb=$!
-	wait_until 60 sh -c "[ \$(grep -c '^thread [0-9]* node 2\$' /proc/popcorn_ps) -ge 2 ]"
+	wait_until 60 sh -c "[ \$(grep -cE '^thread [0-9]+ node 2( |\$)' /proc/popcorn_ps) -ge 2 ]"
 	tap $? "sysbench's threads run at node 2 ($(away 2) after ${WAITED}s)"
 	popcorn ping 2 --count 1 > /dev/null	# node 2: evacuate now
 	wait $sb
