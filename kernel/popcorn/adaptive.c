@@ -45,9 +45,6 @@
 #include "placement.h"
 #include "trace.h"
 
-#define PCN_ADAPT_HOLD_MIN	HZ
-#define PCN_ADAPT_HOLD_MAX	(64 * HZ)
-
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "pcn."
 
@@ -100,16 +97,50 @@ unsigned long pcn_adapt_interval(void)
 	return max(msecs_to_jiffies(READ_ONCE(pcn_adapt_interval_ms)), 1UL);
 }
 
+/**
+ * pcn_adapt_bad - whether an interval of a thread away is bad
+ * @run: the CPU time it used in the interval, ns
+ * @shared: the time it waited on the DSM from sharing in it, ns
+ * @interval_ms: pcn.adapt_interval_ms
+ * @wait_pct: pcn.adapt_wait_pct
+ *
+ * Return: true if @shared is at least a tenth of the interval and more
+ * than @wait_pct percent of @run.
+ */
+bool pcn_adapt_bad(u64 run, u64 shared, unsigned int interval_ms,
+		   unsigned int wait_pct)
+{
+	u64 floor = (u64)interval_ms * NSEC_PER_MSEC / 10;
+
+	return wait_pct && shared >= floor &&
+	       div_u64(shared * 100, wait_pct) > run;
+}
+
+/**
+ * pcn_adapt_next_hold - the length of the hold a call home begins
+ * @hold: the last hold's length, 0 for none yet
+ * @until: when the last hold ends (jiffies)
+ * @now: jiffies
+ *
+ * Return: PCN_ADAPT_HOLD_MIN for a first call home or one that comes
+ * more than a hold's length after the last hold ended, else twice the
+ * last hold, up to PCN_ADAPT_HOLD_MAX.
+ */
+unsigned long pcn_adapt_next_hold(unsigned long hold, unsigned long until,
+				  unsigned long now)
+{
+	if (!hold || time_after(now, until + hold))
+		return PCN_ADAPT_HOLD_MIN;
+	return min_t(unsigned long, 2 * hold, PCN_ADAPT_HOLD_MAX);
+}
+
 /* The process called a thread home: hold its new threads home a while. */
 static void pcn_adapt_hold(struct pcn_dsm *d)
 {
-	unsigned long now = jiffies, hold = READ_ONCE(d->hold);
+	unsigned long now = jiffies, hold;
 
-	/* A call home long after the last hold ended starts over. */
-	if (!hold || time_after(now, READ_ONCE(d->hold_until) + hold))
-		hold = PCN_ADAPT_HOLD_MIN;
-	else
-		hold = min_t(unsigned long, 2 * hold, PCN_ADAPT_HOLD_MAX);
+	hold = pcn_adapt_next_hold(READ_ONCE(d->hold),
+				   READ_ONCE(d->hold_until), now);
 	WRITE_ONCE(d->hold, hold);
 	WRITE_ONCE(d->hold_until, now + hold);
 }
@@ -145,7 +176,6 @@ bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
 {
 	u64 drun = run - min(run, a->run), dwait = wait - min(wait, a->wait);
 	u64 dshared = shared - min(shared, a->shared);
-	u64 floor = (u64)READ_ONCE(pcn_adapt_interval_ms) * NSEC_PER_MSEC / 10;
 	bool home = false;
 
 	atomic64_add(dwait, &ctx->dsm.away_ns);
@@ -158,8 +188,8 @@ bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
 	/* Nothing happened (a report between two of its own): no verdict. */
 	if (!drun && !dwait)
 		return false;
-	if (dshared >= floor &&
-	    div_u64(dshared * 100, READ_ONCE(pcn_adapt_wait_pct)) > drun)
+	if (pcn_adapt_bad(drun, dshared, READ_ONCE(pcn_adapt_interval_ms),
+			  READ_ONCE(pcn_adapt_wait_pct)))
 		a->strikes++;
 	else
 		a->strikes = 0;

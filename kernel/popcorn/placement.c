@@ -48,16 +48,6 @@
 /* How long a node that failed a placed thread is skipped. */
 #define PCN_PLACE_HOLD_OFF	HZ
 
-/*
- * signal_struct->pcn_place_nodes holds a policy as its node mask (bit N:
- * node N), POPCORN_PLACE_ALL_NODES as itself, 0 for none.  An adaptive
- * policy (adaptive.c) is the mask of its nodes, every node of pcn.nodes
- * for "all", with PCN_PLACE_ADAPTIVE, and PCN_PLACE_ALL for "all": bits
- * above the node ids, which placement's masks ignore.
- */
-#define PCN_PLACE_ALL		BIT(POPCORN_MAX_NODES)
-#define PCN_PLACE_ADAPTIVE	BIT(POPCORN_MAX_NODES + 1)
-
 /**
  * pcn_place_adaptive - whether a placement policy is adaptive
  * @policy: signal_struct->pcn_place_nodes

@@ -164,6 +164,7 @@ node0() {
 	kunit_results popcorn_revoke
 	kunit_results popcorn_syscalls
 	kunit_results popcorn_placement
+	kunit_results popcorn_adaptive
 }
 
 node1() {
