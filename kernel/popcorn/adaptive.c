@@ -9,7 +9,12 @@
  * time and DSM wait (cputime.c, every pcn.adapt_interval_ms).  Only
  * the wait that comes from sharing counts (dsm_wait.c): faults on pages
  * another node took from the thread's, and futex round trips; a first
- * fetch of a page is paid once and says nothing of what comes next.  An
+ * fetch of a page is paid once and says nothing of what comes next.
+ * The threads at home that waited meanwhile for pages the thread's node
+ * held count too: a worker away that keeps its output pages while the
+ * main thread at home reads them makes the main thread wait, though it
+ * waits little itself.  (Each thread at that node is charged all of it:
+ * which of them held the page is not known at home.)  An
  * interval is bad when the thread waited so at least a tenth of the
  * interval and more than pcn.adapt_wait_pct percent of the time it ran:
  * its pages bounce between it and the threads it shares them with, and
@@ -176,18 +181,31 @@ bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
 {
 	u64 drun = run - min(run, a->run), dwait = wait - min(wait, a->wait);
 	u64 dshared = shared - min(shared, a->shared);
+	u64 caused = 0, dcaused;
 	bool home = false;
 
+	if (nid >= 0 && nid < POPCORN_MAX_NODES)
+		caused = atomic64_read(&ctx->dsm.caused_ns[nid]);
+
+	/* The waits at home its node caused before it arrived are not its. */
+	if (!a->judged) {
+		a->caused = caused;
+		a->judged = true;
+	}
+	dcaused = caused - min(caused, a->caused);
 	atomic64_add(dwait, &ctx->dsm.away_ns);
 	a->run = max(run, a->run);
 	a->wait = max(wait, a->wait);
 	a->shared = max(shared, a->shared);
+	a->caused = max(caused, a->caused);
 	if (a->called ||
 	    !pcn_place_adaptive(READ_ONCE(current->signal->pcn_place_nodes)))
 		return false;
 	/* Nothing happened (a report between two of its own): no verdict. */
-	if (!drun && !dwait)
+	if (!drun && !dwait && !dcaused)
 		return false;
+	/* Its own waits from sharing, and those it made threads at home wait. */
+	dshared += dcaused;
 	if (pcn_adapt_bad(drun, dshared, READ_ONCE(pcn_adapt_interval_ms),
 			  READ_ONCE(pcn_adapt_wait_pct)))
 		a->strikes++;

@@ -54,7 +54,8 @@ struct pcn_share {
 /*
  * Waits on the DSM (dsm_wait.c) and adaptive placement (adaptive.c).
  * Remote: @threads, pid -> each thread's wait since it arrived.  Origin:
- * the process's waits at home and away (as reported), the threads
+ * the process's waits at home and away (as reported), the part of the
+ * waits at home each node caused (it held the page), the threads
  * adaptive placement called home, and until when (jiffies) its new
  * threads stay home, @hold the length of the next such hold.
  */
@@ -62,6 +63,7 @@ struct pcn_dsm {
 	struct xarray threads;
 	atomic64_t home_ns;
 	atomic64_t away_ns;
+	atomic64_t caused_ns[POPCORN_MAX_NODES];
 	atomic_t called_home;
 	unsigned long hold_until;
 	unsigned long hold;
@@ -70,6 +72,8 @@ struct pcn_dsm {
 /* Origin, in a shadow: adaptive placement's view of its thread. */
 struct pcn_adapt {
 	u64 run, wait, shared;		/* ns, at the last judgement */
+	u64 caused;			/* its node's caused_ns, then */
+	bool judged;			/* the marks are set */
 	unsigned int strikes;		/* bad intervals in a row */
 	bool called;			/* called home this stay */
 };
@@ -162,6 +166,7 @@ void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns,
 void pcn_dsm_thread_wait(struct remote_context *ctx, struct task_struct *t,
 			 u64 *wait, u64 *shared);
 void pcn_dsm_thread_end(struct remote_context *ctx);
+void pcn_dsm_caused(struct remote_context *ctx, unsigned long nodes, u64 ns);
 
 unsigned long pcn_adapt_interval(void);
 bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,

@@ -13,6 +13,12 @@
  * filled, fresh memory), is paid once: a thread that starts by reading
  * its inputs and then computes does not keep waiting.
  *
+ * At the origin, a thread at home that waits for a page a remote holds
+ * (taken back from its writer, or its read copies revoked for a write)
+ * waits because of the threads at that node: the wait is also counted
+ * for the node (pcn_dsm_caused()), and adaptive placement weighs it with
+ * the waits of the threads there.
+ *
  * At a remote, each thread's figures since it arrived are kept by pid in
  * ctx->dsm.threads, made at its first wait and dropped when it leaves or
  * exits; the worker reports them home with the thread's CPU time
@@ -22,11 +28,13 @@
  * pcn_dsm_wait trace event.
  */
 #include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/ktime.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
+#include <popcorn/nodes.h>
 
 #include "context.h"
 #include "trace.h"
@@ -39,7 +47,11 @@ struct pcn_dsm_thread {
 
 void pcn_dsm_init(struct pcn_dsm *d)
 {
+	int nid;
+
 	xa_init(&d->threads);
+	for (nid = 0; nid < POPCORN_MAX_NODES; nid++)
+		atomic64_set(&d->caused_ns[nid], 0);
 	atomic64_set(&d->home_ns, 0);
 	atomic64_set(&d->away_ns, 0);
 	atomic_set(&d->called_home, 0);
@@ -111,6 +123,26 @@ void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns,
 		}
 	}
 	trace_pcn_dsm_wait(kind, task_pid_nr(current), ns, shared);
+}
+
+/**
+ * pcn_dsm_caused() - count a home thread's wait for pages nodes held
+ * @ctx: its process's context, at the origin
+ * @nodes: the nodes that held the page (a mask; the origin's bit is
+ *	ignored)
+ * @ns: how long the calling thread waited for them
+ *
+ * Kernel threads and shadows are not counted, as in pcn_dsm_wait_add().
+ */
+void pcn_dsm_caused(struct remote_context *ctx, unsigned long nodes, u64 ns)
+{
+	int nid;
+
+	if ((current->flags & PF_KTHREAD) || pcn_current_is_shadow() || !ns)
+		return;
+	for_each_set_bit(nid, &nodes, POPCORN_MAX_NODES)
+		if (nid != pcn_my_nid())
+			atomic64_add(ns, &ctx->dsm.caused_ns[nid]);
 }
 
 /**

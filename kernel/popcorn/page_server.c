@@ -583,6 +583,7 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
 					  PCN_FAULT_REMOTE_READ,
 				  ktime_get_ns() - t0);
+		pcn_dsm_caused(ctx, v & PCN_PG_HOLDERS, ktime_get_ns() - t0);
 		return ret;
 	}
 	if (write && v != me) {
@@ -592,6 +593,7 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 			return VM_FAULT_SIGBUS;
 		}
 		xa_erase(&ctx->pages, idx);
+		pcn_dsm_caused(ctx, v & PCN_PG_HOLDERS, ktime_get_ns() - t0);
 	}
 	/*
 	 * The normal fault path, run while this task owns the page so that
