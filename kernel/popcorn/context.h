@@ -53,8 +53,9 @@ struct pcn_share {
 
 /*
  * Waits on the DSM (dsm_wait.c) and adaptive placement (adaptive.c).
- * Remote: @threads, pid -> each thread's wait since it arrived.  Origin:
- * the process's waits at home and away (as reported), the part of the
+ * @threads, pid -> each thread's wait: at a remote since it arrived, at
+ * the origin at home.  Origin: the process's waits at home and away (as
+ * reported), the part of the
  * waits at home each node caused (it held the page), the threads
  * adaptive placement called home, and until when (jiffies) its new
  * threads stay home, @hold the length of the next such hold.
@@ -65,6 +66,9 @@ struct pcn_dsm {
 	atomic64_t away_ns;
 	atomic64_t caused_ns[POPCORN_MAX_NODES];
 	atomic_t called_home;
+	atomic_t recorded;		/* origin: home threads' records made */
+	/* Origin: threads of each node blocked in a futex wait here. */
+	atomic_t futex_waiting[POPCORN_MAX_NODES];
 	unsigned long hold_until;
 	unsigned long hold;
 };
@@ -139,6 +143,8 @@ struct remote_context {
 	 * write fault and not mapped here yet: its data is zero.
 	 */
 	struct xarray untouched;
+	/* Origin: the hold time of each page seen bouncing (page_hold.c). */
+	struct xarray holds;
 	atomic64_t version;
 	wait_queue_head_t wq;
 

@@ -23,14 +23,18 @@
  * ctx->dsm.threads, made at its first wait and dropped when it leaves or
  * exits; the worker reports them home with the thread's CPU time
  * (cputime.c).  At the origin, a thread at home adds to the process's
- * home_ns, and each report adds the thread's progress to away_ns;
- * adaptive.c judges each away thread on its report.  Each wait is also a
- * pcn_dsm_wait trace event.
+ * home_ns and to its own record in ctx->dsm.threads (its waits at home;
+ * the part other nodes caused counts as from sharing), and each report
+ * adds a thread's progress away to away_ns; adaptive.c judges each away
+ * thread on its report.  A thread at home has no exit hook here: every
+ * PCN_DSM_SWEEP new records, those of threads gone are dropped.  Each
+ * wait is also a pcn_dsm_wait trace event.
  */
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/ktime.h>
 #include <linux/rcupdate.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -38,6 +42,9 @@
 
 #include "context.h"
 #include "trace.h"
+
+/* Origin: new records of threads at home between two sweeps. */
+#define PCN_DSM_SWEEP	256
 
 struct pcn_dsm_thread {
 	atomic64_t wait_ns;
@@ -50,11 +57,14 @@ void pcn_dsm_init(struct pcn_dsm *d)
 	int nid;
 
 	xa_init(&d->threads);
-	for (nid = 0; nid < POPCORN_MAX_NODES; nid++)
+	for (nid = 0; nid < POPCORN_MAX_NODES; nid++) {
 		atomic64_set(&d->caused_ns[nid], 0);
+		atomic_set(&d->futex_waiting[nid], 0);
+	}
 	atomic64_set(&d->home_ns, 0);
 	atomic64_set(&d->away_ns, 0);
 	atomic_set(&d->called_home, 0);
+	atomic_set(&d->recorded, 0);
 	d->hold_until = jiffies;
 	d->hold = 0;
 }
@@ -70,7 +80,26 @@ void pcn_dsm_release(struct pcn_dsm *d)
 	xa_destroy(&d->threads);
 }
 
-/* Remote: the calling thread's record, made at its first wait. */
+/* Origin: drop the records of threads that are gone. */
+static void pcn_dsm_sweep(struct remote_context *ctx)
+{
+	struct pcn_dsm_thread *t;
+	struct task_struct *p;
+	unsigned long pid;
+	bool live;
+
+	xa_for_each(&ctx->dsm.threads, pid, t) {
+		rcu_read_lock();
+		p = find_task_by_pid_ns(pid, &init_pid_ns);
+		live = p && READ_ONCE(p->mm) == ctx->mm &&
+		       !(p->flags & PF_EXITING);
+		rcu_read_unlock();
+		if (!live && xa_cmpxchg(&ctx->dsm.threads, pid, t, NULL, 0) == t)
+			kfree_rcu(t, rcu);
+	}
+}
+
+/* The calling thread's record, made at its first wait. */
 static struct pcn_dsm_thread *pcn_dsm_mine(struct remote_context *ctx)
 {
 	unsigned long pid = task_pid_nr(current);
@@ -88,6 +117,9 @@ static struct pcn_dsm_thread *pcn_dsm_mine(struct remote_context *ctx)
 		kfree(t);
 		return NULL;
 	}
+	if (ctx->at_origin &&
+	    !(atomic_inc_return(&ctx->dsm.recorded) % PCN_DSM_SWEEP))
+		pcn_dsm_sweep(ctx);
 	return t;
 }
 
@@ -112,6 +144,9 @@ void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns,
 		if (pcn_current_is_shadow())
 			return;
 		atomic64_add(ns, &ctx->dsm.home_ns);
+		t = pcn_dsm_mine(ctx);
+		if (t)
+			atomic64_add(ns, &t->wait_ns);
 	} else {
 		if (!current->at_remote || current->remote != ctx)
 			return;
@@ -133,21 +168,27 @@ void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns,
  * @ns: how long the calling thread waited for them
  *
  * Kernel threads and shadows are not counted, as in pcn_dsm_wait_add().
+ * For the calling thread it is a wait from sharing.
  */
 void pcn_dsm_caused(struct remote_context *ctx, unsigned long nodes, u64 ns)
 {
+	struct pcn_dsm_thread *t;
 	int nid;
 
 	if ((current->flags & PF_KTHREAD) || pcn_current_is_shadow() || !ns)
 		return;
+	t = pcn_dsm_mine(ctx);
+	if (t)
+		atomic64_add(ns, &t->shared_ns);
 	for_each_set_bit(nid, &nodes, POPCORN_MAX_NODES)
 		if (nid != pcn_my_nid())
 			atomic64_add(ns, &ctx->dsm.caused_ns[nid]);
 }
 
 /**
- * pcn_dsm_thread_wait() - a remote thread's DSM wait since it arrived
- * @ctx: its process's context, at this remote
+ * pcn_dsm_thread_wait() - a thread's DSM wait
+ * @ctx: its process's context: at a remote, the wait since the thread
+ *	arrived; at the origin, its waits at home
  * @t: the thread
  * @wait: all of it, ns (0 before its first wait)
  * @shared: the part that comes from sharing, ns

@@ -20,6 +20,7 @@ enum pcn_fault_kind {
 	PCN_FAULT_PREFETCH,	/* remote: a read copy mapped before a fault */
 	PCN_FAULT_UNTOUCHED_GIVEN, /* origin: an untouched page given writable */
 	PCN_FAULT_UNTOUCHED,	/* remote: one mapped before a fault */
+	PCN_FAULT_HOLD,		/* origin: a request deferred by a page's hold */
 	PCN_FAULT_NR
 };
 

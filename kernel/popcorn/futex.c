@@ -163,6 +163,7 @@ void pcn_futex_reply(int nid, struct pcn_kmsg_hdr *msg, long ret)
 void pcn_futex_serve(int nid, struct pcn_kmsg_hdr *msg)
 {
 	struct pcn_futex_msg *req = (struct pcn_futex_msg *)msg;
+	struct remote_context *ctx;
 	bool sliced = false;
 	ktime_t t, *tp = NULL;
 	long ret = -EINVAL;
@@ -181,10 +182,16 @@ void pcn_futex_serve(int nid, struct pcn_kmsg_hdr *msg)
 		t = ktime_add_safe(pcn_futex_now(req->op), ns_to_ktime(wait));
 		tp = &t;
 	}
+	/* Its node's page holds are void meanwhile (page_hold.c). */
+	ctx = current->mm ? READ_ONCE(current->mm->remote) : NULL;
+	if (ctx && tp)
+		atomic_inc(&ctx->dsm.futex_waiting[nid]);
 	t0 = ktime_get_ns();
 	ret = do_futex(u64_to_user_ptr(req->uaddr), req->op, req->val, tp,
 		       u64_to_user_ptr(req->uaddr2), req->val2, req->val3);
 	blocked = ktime_get_ns() - t0;
+	if (ctx && tp)
+		atomic_dec(&ctx->dsm.futex_waiting[nid]);
 	if (ret == -ETIMEDOUT && sliced)
 		ret = 0;	/* the thread waits again */
 	else if (ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||

@@ -234,7 +234,9 @@ struct pcn_page_req {
  * pcn_page_extra: so the data can be received into the pages that are
  * mapped.  A write grant's @extra pages are the untouched pages after
  * it (no node ever had them, their data is zero), given writable
- * without data: the message carries the one page.
+ * without data: the message carries the one page.  A request refused
+ * with -EAGAIN because the page's holder keeps it a while yet
+ * (page_hold.c) says in @hold_us how long: the remote asks again then.
  */
 struct pcn_page_extra {
 	u64 addr;
@@ -246,7 +248,10 @@ struct pcn_page_grant {
 	u32 ctx_id;
 	s32 error;
 	u64 addr;
-	u64 version;
+	union {
+		u64 version;	/* of the grant */
+		u64 hold_us;	/* -EAGAIN: how long the page is held still */
+	};
 	u32 write;
 	u32 extra;
 	struct pcn_page_extra x[];

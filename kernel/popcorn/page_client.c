@@ -12,7 +12,9 @@
  * node, an invalidation in particular, waits behind a VMA change queued
  * for the lock.  A page the origin is busy with is refused with -EAGAIN
  * and asked for again after a delay that doubles each time, up to
- * PCN_PAGE_TRIES times; the last request asks the origin to wait.
+ * PCN_PAGE_TRIES times; the last request asks the origin to wait.  A
+ * page another node holds a while yet (page_hold.c) is asked for again
+ * when the origin says the hold ends.
  *
  * An invalidation of a writer may overtake the writer's grant (the
  * origin lets go of the page before it sends the grant), so it names
@@ -51,6 +53,7 @@
 #include "fault_stat.h"
 #include "messages.h"
 #include "page.h"
+#include "page_hold.h"
 
 #define PCN_PAGE_TRIES		8
 #define PCN_BACKOFF_MIN_US	100
@@ -268,7 +271,7 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 	unsigned int nplace = 0;
 	u32 i, ndata;
 	unsigned long us;
-	int tries, err;
+	int tries, holds = 0, err;
 
 	/* Any grant with pages after this one may be of untouched ones. */
 	if (write || upgrade)
@@ -299,8 +302,21 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 		    (!write && grant->write && !upgrade))
 			goto bad;
 		if (grant->error == -EAGAIN && !(req.flags & PCN_PAGE_WAIT)) {
+			us = grant->hold_us;
 			pcn_kmsg_done(resp);
 			pcn_fault_account(PCN_FAULT_RETRY, 0);
+			/*
+			 * Held by another node a while yet: asked again when
+			 * the hold ends, which is no busy try (but the
+			 * origin's word is bounded).
+			 */
+			if (us && holds++ < PCN_HOLD_TRIES) {
+				us = min_t(unsigned long, us,
+					   PCN_HOLD_SLICE_US);
+				usleep_range(us, us + us / 8 + 10);
+				tries--;
+				continue;
+			}
 			us = PCN_BACKOFF_MIN_US << tries;
 			usleep_range(us, 2 * us);
 			continue;

@@ -31,6 +31,7 @@
 #define pr_fmt(fmt) "popcorn: " fmt
 
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
@@ -49,6 +50,7 @@
 #include "inject.h"
 #include "messages.h"
 #include "page.h"
+#include "page_hold.h"
 #include "trace.h"
 
 #define PCN_PG_WRITER		BIT(POPCORN_MAX_NODES)
@@ -136,6 +138,16 @@ static int pcn_revoke_readers(struct remote_context *ctx, unsigned long v,
 	ret = r->page[0].error;
 	pcn_revoke_free(r);
 	return ret;
+}
+
+/* The node a directory entry says has its page alone, -1 when shared. */
+static int pcn_dir_owner(unsigned long v)
+{
+	if (v == pcn_me())
+		return pcn_my_nid();
+	if (!(v & pcn_me()))
+		return __ffs(v & PCN_PG_HOLDERS);
+	return -1;
 }
 
 static int pcn_dir_set(struct remote_context *ctx, unsigned long idx,
@@ -235,16 +247,19 @@ static int pcn_origin_give(struct remote_context *ctx,
 
 /*
  * Give @nid page @addr, its data copied into @page (the one copy of
- * the sending side: the message is sent from @page).
+ * the sending side: the message is sent from @page).  Unless @hold is
+ * NULL, a page its owner holds a while yet (page_hold.c) is refused
+ * with -EAGAIN and the ns left in @hold.
  */
 static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 			  int nid, unsigned long addr, bool write,
-			  struct page *page, u64 *version)
+			  struct page *page, u64 *version, u64 *hold)
 {
 	unsigned long idx = addr >> PAGE_SHIFT, me = pcn_me(), v, nv;
 	struct vm_area_struct *vma = vma_lookup(mm, addr);
+	u64 now = ktime_get_ns();
 	void *e, *buf;
-	int ret;
+	int ret, owner;
 
 	if (!vma)
 		return -EFAULT;
@@ -255,6 +270,12 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 
 	e = xa_load(&ctx->pages, idx);
 	v = e ? xa_to_value(e) : me;
+	owner = pcn_dir_owner(v);
+	if (hold) {
+		*hold = pcn_hold_left(ctx, idx, owner, nid, now);
+		if (*hold)
+			return -EAGAIN;
+	}
 	if (!(v & me)) {
 		ret = pcn_pull_writer(ctx, vma, addr, v);
 		if (ret)
@@ -276,6 +297,8 @@ static int pcn_page_grant(struct remote_context *ctx, struct mm_struct *mm,
 	if (ret)
 		return ret;
 	*version = atomic64_inc_return(&ctx->version);
+	pcn_hold_moved(ctx, idx, owner, nid, now,
+		       owner >= 0 && owner != pcn_my_nid());
 	if (!write) {
 		xa_erase(&ctx->grants, idx);
 		return 0;
@@ -444,7 +467,7 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 	struct mm_struct *mm;
 	struct pcn_fault *f;
 	size_t max = pcn_kmsg_max_size();
-	u64 version = 0;
+	u64 version = 0, hold = 0;
 	int err = -ESRCH;
 
 	if (extra > (write ? PCN_UNTOUCHED_MAX : PCN_PREFETCH_MAX))
@@ -478,8 +501,13 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 		upgraded = !write && (req->flags & PCN_PAGE_UPGRADE) &&
 			   pcn_page_is_untouched(ctx, mm, addr);
 		write |= upgraded;
+		/* One that waited long enough no longer waits for a hold. */
 		err = pcn_page_grant(ctx, mm, nid, addr, write, pages[0],
-				     &version);
+				     &version, req->flags & PCN_PAGE_WAIT ?
+				     NULL : &hold);
+		hold = min_t(u64, hold, PCN_HOLD_SLICE_US * NSEC_PER_USEC);
+		if (hold)
+			pcn_fault_account(PCN_FAULT_HOLD, hold);
 		if (!err && upgraded)
 			pcn_fault_account(PCN_FAULT_UNTOUCHED_GIVEN, 0);
 		atomic64_inc(&ctx->faults_served);
@@ -509,7 +537,10 @@ reply:
 	resp->addr = addr;
 	resp->error = err;
 	resp->write = write;
-	resp->version = version;
+	if (hold)
+		resp->hold_us = DIV_ROUND_UP_ULL(hold, NSEC_PER_USEC);
+	else
+		resp->version = version;
 	resp->extra = given;
 	/* The data: the page, and a read grant's copies. */
 	pcn_kmsg_reply_pages(nid, msg, resp,
@@ -556,7 +587,7 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	bool write = flags & FAULT_FLAG_WRITE;
 	struct pcn_fault *f;
 	vm_fault_t ret;
-	u64 t0;
+	u64 t0, left;
 	void *e;
 
 	/* The page server's own access (GUP) while it owns the page. */
@@ -576,9 +607,30 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	e = xa_load(&ctx->pages, idx);
 	v = e ? xa_to_value(e) : me;
 	if (!(v & me)) {
-		/* A remote writer has it: take it back. */
+		/* A remote writer has it: take it back, once its hold ends. */
+		left = 0;
+		if ((flags & FAULT_FLAG_ALLOW_RETRY) &&
+		    !(flags & FAULT_FLAG_RETRY_NOWAIT))
+			left = pcn_hold_left(ctx, idx, pcn_dir_owner(v),
+					     pcn_my_nid(), t0);
+		if (left) {
+			pcn_page_unlock(ctx, idx, f);
+			mmap_read_unlock(vma->vm_mm);
+			left = min_t(u64, left,
+				     PCN_HOLD_SLICE_US * NSEC_PER_USEC);
+			pcn_fault_account(PCN_FAULT_HOLD, left);
+			/* The holder's node makes this thread wait. */
+			pcn_dsm_caused(ctx, v & PCN_PG_HOLDERS, left);
+			usleep_range_state(left / NSEC_PER_USEC,
+					   left / NSEC_PER_USEC + 20,
+					   TASK_KILLABLE);
+			return VM_FAULT_RETRY;
+		}
 		ret = pcn_pull_writer(ctx, vma, addr, v) ?
 		      VM_FAULT_SIGBUS : VM_FAULT_NOPAGE;
+		if (ret == VM_FAULT_NOPAGE)
+			pcn_hold_moved(ctx, idx, pcn_dir_owner(v),
+				       pcn_my_nid(), t0, true);
 		pcn_page_unlock(ctx, idx, f);
 		pcn_fault_account(write ? PCN_FAULT_REMOTE_WRITE :
 					  PCN_FAULT_REMOTE_READ,
@@ -593,6 +645,7 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 			return VM_FAULT_SIGBUS;
 		}
 		xa_erase(&ctx->pages, idx);
+		pcn_hold_moved(ctx, idx, -1, pcn_my_nid(), t0, false);
 		pcn_dsm_caused(ctx, v & PCN_PG_HOLDERS, ktime_get_ns() - t0);
 	}
 	/*
@@ -760,6 +813,7 @@ void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
 			xas_store(&xas, NULL);
 		xas_unlock(&xas);
 	}
+	pcn_holds_forget(ctx, start, end);
 }
 
 int pcn_pages_reclaim_writers(struct remote_context *ctx, int nid)

@@ -52,6 +52,7 @@
 #include "inject.h"
 #include "kmsg_internal.h"
 #include "messages.h"
+#include "page_hold.h"
 
 #define PCN_PROCESS_TIMEOUT	(5 * HZ)
 #define PCN_MAX_WORKERS		1024
@@ -161,6 +162,7 @@ static void pcn_context_init(struct remote_context *ctx)
 	xa_init(&ctx->grants);
 	xa_init(&ctx->faults);
 	xa_init(&ctx->untouched);
+	xa_init(&ctx->holds);
 	lockdep_set_class(&ctx->pages.xa_lock, &pcn_pages_lock_key);
 	lockdep_set_class(&ctx->grants.xa_lock, &pcn_grants_lock_key);
 	lockdep_set_class(&ctx->faults.xa_lock, &pcn_faults_lock_key);
@@ -179,6 +181,7 @@ static void pcn_context_release(struct kref *kref)
 	xa_destroy(&ctx->pages);
 	xa_destroy(&ctx->grants);
 	xa_destroy(&ctx->untouched);
+	pcn_holds_release(ctx);
 	pcn_dsm_release(&ctx->dsm);
 	if (ctx->mm)
 		mmdrop(ctx->mm);

@@ -25,7 +25,9 @@
  * where it runs, or where it is on its way to; a thread away has the CPU
  * time it used there and its DSM wait there, all of it and the part
  * that comes from sharing, since it arrived, as of its node's last
- * report.  Format in Documentation/popcorn/.
+ * report; a thread at home its CPU time and its DSM wait at home, the
+ * part other nodes caused (they held the page) as from sharing.  Format
+ * in Documentation/popcorn/.
  */
 #include <linux/bits.h>
 #include <linux/init.h>
@@ -43,6 +45,7 @@
 #include "placement.h"
 
 struct pcn_ps_counts {
+	struct remote_context *ctx;	/* valid in the RCU section */
 	s64 faults, syscalls;
 	struct pcn_share_figures share;
 	s64 home_ns, away_ns;
@@ -68,6 +71,7 @@ static bool pcn_ps_counts(struct task_struct *p, struct pcn_ps_counts *c)
 		c->home_ns = atomic64_read(&ctx->dsm.home_ns);
 		c->away_ns = atomic64_read(&ctx->dsm.away_ns);
 		c->called_home = atomic_read(&ctx->dsm.called_home);
+		c->ctx = ctx;
 		ret = true;
 	}
 	task_unlock(p);
@@ -105,14 +109,26 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 	}
 	for_each_thread(p, t) {
 		u64 run, wait, shared;
+		bool figures;
+		int node;
 
 		if (t->flags & PF_EXITING)
 			continue;
-		seq_printf(seq, "thread %d node %d", task_pid_vnr(t),
-			   pcn_thread_node(t, me));
-		/* Away: what it used there, as last reported. */
-		if (dist &&
-		    pcn_shadow_figures(task_pid_nr(t), &run, &wait, &shared))
+		node = pcn_thread_node(t, me);
+		seq_printf(seq, "thread %d node %d", task_pid_vnr(t), node);
+		/*
+		 * At home: its CPU time and its waits at home; away: what it
+		 * used there, as last reported.
+		 */
+		figures = dist && node == me;
+		if (figures) {
+			run = READ_ONCE(t->se.sum_exec_runtime);
+			pcn_dsm_thread_wait(c->ctx, t, &wait, &shared);
+		} else if (dist) {
+			figures = pcn_shadow_figures(task_pid_nr(t), &run,
+						     &wait, &shared);
+		}
+		if (figures)
 			seq_printf(seq, " run_ms %llu wait_ms %llu shared_ms %llu",
 				   div_u64(run, NSEC_PER_MSEC),
 				   div_u64(wait, NSEC_PER_MSEC),

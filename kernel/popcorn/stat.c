@@ -47,6 +47,7 @@ static const char * const pcn_fault_names[PCN_FAULT_NR] = {
 	[PCN_FAULT_PREFETCH]		= "prefetched",
 	[PCN_FAULT_UNTOUCHED_GIVEN]	= "untouched_given",
 	[PCN_FAULT_UNTOUCHED]		= "untouched",
+	[PCN_FAULT_HOLD]		= "hold",
 };
 
 void pcn_fault_account(enum pcn_fault_kind kind, u64 ns)

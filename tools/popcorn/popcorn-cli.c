@@ -438,7 +438,7 @@ static int cmd_ps(void)
 				continue;
 			if (n == 5)
 				snprintf(use, sizeof(use),
-					 ", ran %llu ms, waited %llu ms there (%llu ms from sharing)",
+					 ", ran %llu ms, waited %llu ms on the DSM (%llu ms from sharing)",
 					 run_ms, wait_ms, shared_ms);
 			if (nid >= 0 && nid < MAX_POPCORN_NODES)
 				per_node[nid]++;

@@ -125,27 +125,64 @@ if [ "$nid" = 0 ]; then
 	# requests per second, and its counter page first of the pages that
 	# move, sent to node 1 (share.c).
 	popcorn run --nodes 0-1 --policy static -- \
-		/bin/bench_share false 2 4000 20000 > /dev/null &
+		/bin/bench_share false 2 20000 20000 > /dev/null &
 	sp=$!
+	# Its worker at home, first (it is done sooner): CPU time, and
+	# waits node 1 caused.
+	wait_until 60 sh -c "grep -A 20 '^process $sp ' /proc/popcorn_ps | grep -q '^thread [0-9]* node 0 run_ms [1-9][0-9]* wait_ms [0-9]* shared_ms [1-9]'"
+	home=$(grep -A 20 "^process $sp " /proc/popcorn_ps | grep -m 1 ' node 0 run_ms [1-9][0-9]* wait_ms [0-9]* shared_ms [1-9]')
+	clihome=$(popcorn ps | grep -c 'node 0, ran [0-9]* ms, waited [0-9]* ms on the DSM')
 	wait_until 60 sh -c "grep -q '^hot $sp .* transfers [0-9][0-9]' /proc/popcorn_ps"
 	share=$(grep "^share $sp " /proc/popcorn_ps)
 	hot=$(grep -m 1 "^hot $sp " /proc/popcorn_ps)
 	# Its thread away: CPU time and DSM wait there (dsm_wait.c).
 	wait_until 30 sh -c "grep -q '^dsm $sp .* wait_away_ms [1-9]' /proc/popcorn_ps"
 	dsm=$(grep "^dsm $sp " /proc/popcorn_ps)
-	away=$(grep -A 20 "^process $sp " /proc/popcorn_ps | grep -m 1 ' run_ms ')
-	cli=$(popcorn ps | grep -c 'away), ran [0-9]* ms, waited [0-9]* ms there')
+	away=$(grep -A 20 "^process $sp " /proc/popcorn_ps | grep -m 1 ' node 1 run_ms ')
+	cli=$(popcorn ps | grep -c 'away), ran [0-9]* ms, waited [0-9]* ms on the DSM')
 	grep -A 14 "^process $sp " /proc/popcorn_ps | sed 's/^/# /'
 	wait $sp
 	echo "$dsm" | grep -q "^dsm $sp policy static wait_home_ms [0-9]* wait_away_ms [1-9][0-9]* called_home 0$" &&
 		echo "$away" | grep -q "^thread [0-9]* node 1 run_ms [0-9]* wait_ms [1-9]" &&
 		[ "$cli" -ge 1 ]
 	tap $? "popcorn ps: false sharing spread statically shows its thread's CPU time and DSM wait at node 1 ($dsm; $away; $cli in popcorn ps)"
+	echo "$home" | grep -q "^thread [0-9]* node 0 run_ms [1-9][0-9]* wait_ms [1-9][0-9]* shared_ms [1-9]" &&
+		[ "$clihome" -ge 1 ]
+	tap $? "popcorn ps: and its worker at home with CPU time and a DSM wait node 1 caused ($home; $clihome in popcorn ps)"
 	# hot PID ADDR transfers N nodes MASK
 	set -- $hot
 	echo "$share" | awk '{ exit !($4 > 0) }' && [ "${5:-0}" -ge 10 ] &&
 		[ $((${7:-0} & 2)) -ne 0 ]
 	tap $? "popcorn ps: false sharing spread shows its requests per second and its page moving to node 1 ($share; $hot)"
+	# Page hold time (page_hold.c): false sharing spread statically,
+	# with the default hold against none, side by side.  With it the
+	# page stays with each node for a while and requests are deferred
+	# ("fault hold"); without, it moves at every access.
+	hold_iters=$(param hold_iters 10000)
+	hold_work=$(param hold_work 10000)
+	hp=/sys/module/pcn/parameters/page_hold_us
+	hold_def=$(cat $hp)
+	one=$(/bin/bench_share false 2 $hold_iters $hold_work)
+	for h in 0 $hold_def; do
+		echo $h > $hp
+		n0=$(stat_key fault hold)
+		r0=$(stat_type page_request recv)
+		p0=$(($(stat_key fault remote_write) + $(stat_key fault remote_read)))
+		t0=$(centis)
+		two=$(popcorn run --nodes 0-1 --policy static -- \
+			/bin/bench_share false 2 $hold_iters $hold_work)
+		t1=$(centis)
+		n=$(($(stat_key fault hold) - n0))
+		echo "# hold $h us: false sharing spread $((t1 - t0)) cs, $n requests deferred, $(($(stat_type page_request recv) - r0)) page requests served, $(($(stat_key fault remote_write) + $(stat_key fault remote_read) - p0)) pages taken back"
+		[ -n "$one" ] && [ "$one" = "$two" ]
+		tap $? "hold $h us: false sharing spread statically gives the one-node checksum"
+		eval "hold_cs_$h=$((t1 - t0)) hold_n_$h=$n"
+	done
+	echo $hold_def > $hp
+	eval "on=\$hold_cs_$hold_def non=\$hold_n_$hold_def"
+	[ "$hold_n_0" -eq 0 ] && [ "$non" -gt 0 ] &&
+		[ $((6 * on)) -le $((5 * hold_cs_0)) ]
+	tap $? "hold: false sharing spread statically is at least 1.2x faster with holds ($on cs, $non deferred) than without ($hold_cs_0 cs, $hold_n_0 deferred)"
 	# Adaptive placement (adaptive.c), popcorn run's default: false
 	# sharing and a lock-heavy loop spread over nodes 0-1 have their
 	# thread away called home and finish within 1.25x of one node;

@@ -165,6 +165,7 @@ node0() {
 	kunit_results popcorn_syscalls
 	kunit_results popcorn_placement
 	kunit_results popcorn_adaptive
+	kunit_results popcorn_page_hold
 }
 
 node1() {

@@ -2,8 +2,9 @@
 # Scale-out (make bench): each unmodified Debian program alone on node 0
 # (one vCPU) against the same command spread over nodes 0 and 1 (one
 # vCPU each) by "popcorn run --nodes 0-1" (adaptive placement), then by
-# "popcorn run --nodes 0-1 --policy static", in turn, pcn_scale_reps
-# times, in one boot.  Two worker threads: placement puts one on each
+# "popcorn run --nodes 0-1 --policy static", then statically again with
+# page holds off (pcn.page_hold_us=0), in turn, pcn_scale_reps times,
+# in one boot.  Two worker threads: placement puts one on each
 # node, the main thread stays at the origin.  Every spread run's result
 # is checked against the one-node run's.  First bench_spin, two threads
 # that share nothing: the ceiling of these guests on this host.
@@ -12,6 +13,7 @@
 # vm-test/bench.sh), per program P:
 #   scale_P_1node, scale_P_2nodes   wall time, ms
 #   scale_P_2nodes_static           wall time spread statically, ms
+#   scale_P_2nodes_nohold           the same with no page hold, ms
 #   scale_P_called_home             threads adaptive placement called
 #                                   home in a spread run
 #   scale_P_faults                  remote faults served by node 0 in a
@@ -56,6 +58,8 @@ SHARE_WORK=$(param share_work 50000)
 SHARES="private readmostly prodcons false lock barrier"
 PROGS=" $(param progs spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads,$(echo $SHARES | sed 's/\([a-z]*\)/share_\1/g' | tr ' ' ,) | tr , ' ') "
 want() { case $PROGS in *" $1 "*) return 0 ;; esac; return 1; }
+HOLD=/sys/module/pcn/parameters/page_hold_us
+HOLD_US=$(cat $HOLD)
 
 wait_all_online 2 120
 tap $? "both nodes online (after ${WAITED}s)"
@@ -111,6 +115,29 @@ timed() {
 	awk '{ printf "%.1f\n", $2 / 1e6 }' /tmp/wall >> "$file"
 }
 
+# static_again FILE SET LABEL CMD...: bench()'s CMD spread once more,
+# statically, its time appended to FILE and its result checked as SET
+# (check_7zb); counts into bench()'s bad and hung.
+static_again() {
+	local file=$1 set=$2 label=$3
+	shift 3
+	timed $file popcorn run --nodes 0-1 --policy static -- "$@" \
+		> /tmp/two.out 2>&1
+	case $RC in
+	0) SET=$set
+	   $check /tmp/one.out /tmp/two.out || {
+		echo "# $name spread ($label): wrong result"
+		bad=$((bad + 1))
+	   } ;;
+	124|143)
+		echo "# $name spread ($label): killed after ${LIMIT}s (a thread slept on)"
+		hung=$((hung + 1)) ;;
+	*)
+		echo "# $name spread ($label): exit $RC"
+		bad=$((bad + 1)) ;;
+	esac
+}
+
 # bench NAME CHECK CMD...: REPS rounds of CMD on node 0, then spread
 # over nodes 0-1.  CMD writes to stdout; CHECK (a shell function) gets
 # the one-node output file and the spread output file and says whether
@@ -156,22 +183,12 @@ bench() {
 		echo $(($(called_home) - c0)) >> /tmp/s.$name.c
 		awk -v m=$(($(all_msgs) - m0)) '{ printf "%.0f\n", m / ($2 / 1e9) }' \
 			/tmp/wall >> /tmp/s.$name.m
-		# The same spread with today's static placement.
-		timed /tmp/s.$name.st popcorn run --nodes 0-1 --policy static \
-			-- "$@" > /tmp/two.out 2>&1
-		case $RC in
-		0) SET=3
-		   $check /tmp/one.out /tmp/two.out || {
-			echo "# $name spread (static): wrong result"
-			bad=$((bad + 1))
-		   } ;;
-		124|143)
-			echo "# $name spread (static): killed after ${LIMIT}s (a thread slept on)"
-			hung=$((hung + 1)) ;;
-		*)
-			echo "# $name spread (static): exit $RC"
-			bad=$((bad + 1)) ;;
-		esac
+		# The same spread with today's static placement, then again
+		# with no page hold (page_hold.c): what holds gain or cost.
+		static_again /tmp/s.$name.st 3 static "$@"
+		echo 0 > $HOLD
+		static_again /tmp/s.$name.nh 4 "static, no hold" "$@"
+		echo $HOLD_US > $HOLD
 	done
 	tap $bad "$name: every run exited 0 and every spread run's result is right ($REPS rounds, $hung killed at the limit)"
 	# A program that times itself: its check wrote the figures.
@@ -179,10 +196,12 @@ bench() {
 		mv /tmp/s.$name.own1 /tmp/s.$name.1
 		mv /tmp/s.$name.own2 /tmp/s.$name.2
 		mv /tmp/s.$name.own3 /tmp/s.$name.st
+		mv /tmp/s.$name.own4 /tmp/s.$name.nh
 	fi
 	stats scale_${name}_1node ms /tmp/s.$name.1
 	stats scale_${name}_2nodes ms /tmp/s.$name.2
 	stats scale_${name}_2nodes_static ms /tmp/s.$name.st
+	stats scale_${name}_2nodes_nohold ms /tmp/s.$name.nh
 	stats scale_${name}_called_home count /tmp/s.$name.c
 	stats scale_${name}_faults count /tmp/s.$name.f
 	stats scale_${name}_syscalls count /tmp/s.$name.p
@@ -211,8 +230,9 @@ same_7z() { cmp -s "$1" "$2" && /usr/bin/7z x -so /tmp/7z.bz2 2>/dev/null | cmp 
 # the figure; "Avr:" has the ratings of compression (one LZMA encoder
 # whose match finder is the second thread) and of decompression (a
 # decoder per thread), figures 7zb_compress and 7zb_decompress.
-# SET: 2 after the adaptive spread run, 3 after the static one, whose
-# one-node figures are already in.
+# SET: 2 after the adaptive spread run, 3 after the static one, 4 after
+# the static one without page holds, whose one-node figures are already
+# in.
 check_7zb() {
 	local f
 	for f in "$1" "$2"; do
@@ -242,6 +262,7 @@ if want 7zb; then
 		stats scale_7zb_${k}_1node ms /tmp/7zb_$k.1
 		stats scale_7zb_${k}_2nodes ms /tmp/7zb_$k.2
 		stats scale_7zb_${k}_2nodes_static ms /tmp/7zb_$k.3
+		stats scale_7zb_${k}_2nodes_nohold ms /tmp/7zb_$k.4
 	done
 fi
 want sysbench_cpu && bench sysbench_cpu events /usr/bin/sysbench cpu \
