@@ -143,8 +143,13 @@ struct remote_context {
 	 * write fault and not mapped here yet: its data is zero.
 	 */
 	struct xarray untouched;
-	/* Origin: the hold time of each page seen bouncing (page_hold.c). */
+	/*
+	 * Origin: the hold time of each page seen bouncing (page_hold.c),
+	 * how many, and when they were last pruned (jiffies).
+	 */
 	struct xarray holds;
+	atomic_t nr_holds;
+	unsigned long holds_pruned;
 	atomic64_t version;
 	wait_queue_head_t wq;
 

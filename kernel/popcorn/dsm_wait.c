@@ -75,8 +75,9 @@ void pcn_dsm_release(struct pcn_dsm *d)
 	struct pcn_dsm_thread *t;
 	unsigned long pid;
 
+	/* /proc/popcorn_ps may be reading one (ps.c). */
 	xa_for_each(&d->threads, pid, t)
-		kfree(t);
+		kfree_rcu(t, rcu);
 	xa_destroy(&d->threads);
 }
 
@@ -99,28 +100,45 @@ static void pcn_dsm_sweep(struct remote_context *ctx)
 	}
 }
 
-/* The calling thread's record, made at its first wait. */
-static struct pcn_dsm_thread *pcn_dsm_mine(struct remote_context *ctx)
+/*
+ * Add @wait and @shared ns to the calling thread's record, made at its
+ * first wait.  Under RCU: at the origin a sweep may drop the record of
+ * a thread while it still faults (its exit writes clear_child_tid).
+ */
+static void pcn_dsm_mine_add(struct remote_context *ctx, u64 wait,
+			     u64 shared)
 {
 	unsigned long pid = task_pid_nr(current);
-	struct pcn_dsm_thread *t, *old;
+	struct pcn_dsm_thread *t;
 
+	rcu_read_lock();
 	t = xa_load(&ctx->dsm.threads, pid);
+	if (t) {
+		atomic64_add(wait, &t->wait_ns);
+		atomic64_add(shared, &t->shared_ns);
+	}
+	rcu_read_unlock();
 	if (t)
-		return t;
-	t = kzalloc(sizeof(*t), GFP_KERNEL | __GFP_NOWARN);
+		return;
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!t)
-		return NULL;	/* this wait goes uncounted */
-	/* Only this thread adds its own entry: nobody races it. */
-	old = xa_store(&ctx->dsm.threads, pid, t, GFP_KERNEL);
-	if (xa_is_err(old)) {
+		return;		/* this wait goes uncounted */
+	atomic64_set(&t->wait_ns, wait);
+	atomic64_set(&t->shared_ns, shared);
+	/* Only this thread adds its own record. */
+	if (xa_insert(&ctx->dsm.threads, pid, t, GFP_KERNEL)) {
 		kfree(t);
-		return NULL;
+		return;
 	}
 	if (ctx->at_origin &&
 	    !(atomic_inc_return(&ctx->dsm.recorded) % PCN_DSM_SWEEP))
 		pcn_dsm_sweep(ctx);
-	return t;
+}
+
+/* Origin: a thread of the process at home, not on its way out. */
+static bool pcn_dsm_home_thread(struct remote_context *ctx)
+{
+	return current->mm == ctx->mm && !(current->flags & PF_EXITING);
 }
 
 /**
@@ -136,26 +154,18 @@ static struct pcn_dsm_thread *pcn_dsm_mine(struct remote_context *ctx)
 void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns,
 		      bool shared)
 {
-	struct pcn_dsm_thread *t;
-
 	if ((current->flags & PF_KTHREAD) || !ns)
 		return;
 	if (ctx->at_origin) {
 		if (pcn_current_is_shadow())
 			return;
 		atomic64_add(ns, &ctx->dsm.home_ns);
-		t = pcn_dsm_mine(ctx);
-		if (t)
-			atomic64_add(ns, &t->wait_ns);
+		if (pcn_dsm_home_thread(ctx))
+			pcn_dsm_mine_add(ctx, ns, 0);
 	} else {
 		if (!current->at_remote || current->remote != ctx)
 			return;
-		t = pcn_dsm_mine(ctx);
-		if (t) {
-			atomic64_add(ns, &t->wait_ns);
-			if (shared)
-				atomic64_add(ns, &t->shared_ns);
-		}
+		pcn_dsm_mine_add(ctx, ns, shared ? ns : 0);
 	}
 	trace_pcn_dsm_wait(kind, task_pid_nr(current), ns, shared);
 }
@@ -172,14 +182,12 @@ void pcn_dsm_wait_add(struct remote_context *ctx, const char *kind, u64 ns,
  */
 void pcn_dsm_caused(struct remote_context *ctx, unsigned long nodes, u64 ns)
 {
-	struct pcn_dsm_thread *t;
 	int nid;
 
 	if ((current->flags & PF_KTHREAD) || pcn_current_is_shadow() || !ns)
 		return;
-	t = pcn_dsm_mine(ctx);
-	if (t)
-		atomic64_add(ns, &t->shared_ns);
+	if (pcn_dsm_home_thread(ctx))
+		pcn_dsm_mine_add(ctx, 0, ns);
 	for_each_set_bit(nid, &nodes, POPCORN_MAX_NODES)
 		if (nid != pcn_my_nid())
 			atomic64_add(ns, &ctx->dsm.caused_ns[nid]);

@@ -32,6 +32,13 @@
  * waited out in slices of at most PCN_HOLD_SLICE_US, each followed by a
  * new look, so that a holder that went to sleep meanwhile lets go.
  *
+ * Nobody is deferred more than pcn.page_hold_us in all: the first node
+ * deferred is noted, and once it has waited that long, holds no longer
+ * defer it until it has the page.  A shadow is never deferred by its
+ * own thread's node: the thread waits for the shadow's call.  A process
+ * has at most PCN_HOLD_MAX entries; when full, those with no window
+ * (pages taken back once, and not since) go, at most once a second.
+ *
  * An entry is changed only by the owner of its page's fault handle
  * (page_server.c), and is a hint: coherence never depends on it.  An
  * entry whose holder is no longer the page's owner in the directory (the
@@ -41,6 +48,7 @@
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
+#include <linux/jiffies.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/pid_namespace.h>
@@ -83,11 +91,13 @@ struct pcn_page_hold {
 	struct rcu_head rcu;
 	u64 since;		/* ns: when @holder got the page alone */
 	u64 lost;		/* ns: when @loser lost it */
-	u64 asked;		/* ns: when @loser asked for it again */
+	u64 asked;		/* ns: when @loser asked for it again, or 0 */
+	u64 waited;		/* ns: since when @waiter is deferred */
 	u32 window;		/* ns: how long @holder keeps it */
 	pid_t task;		/* origin holder: the thread that took it */
 	s8 holder;		/* the node that has it alone, -1: shared */
 	s8 loser;		/* the one that had it before, -1: none */
+	s8 waiter;		/* the first node deferred, -1: none */
 };
 
 /* pcn.page_hold_us in ns. */
@@ -151,7 +161,7 @@ u64 pcn_hold_left(struct remote_context *ctx, unsigned long idx, int owner,
 		  int nid, u64 now)
 {
 	struct pcn_page_hold *h;
-	u64 left = 0;
+	u64 left = 0, end;
 
 	if (owner < 0 || owner == nid || xa_empty(&ctx->holds) ||
 	    !pcn_hold_limit())
@@ -159,10 +169,22 @@ u64 pcn_hold_left(struct remote_context *ctx, unsigned long idx, int owner,
 	rcu_read_lock();
 	h = xa_load(&ctx->holds, idx);
 	if (h && h->holder == owner) {
-		if (h->loser == nid && h->asked < h->lost)
+		if (h->loser == nid && !h->asked)
 			h->asked = now;
-		if (h->since + h->window > now && !pcn_hold_asleep(ctx, h))
-			left = h->since + h->window - now;
+		end = h->since + min(h->window, pcn_hold_limit());
+		if (end > now && !pcn_hold_asleep(ctx, h))
+			left = end - now;
+		/*
+		 * Nobody waits more than pcn.page_hold_us in all, though
+		 * the page goes from holder to holder meanwhile.
+		 */
+		if (left && h->waiter < 0) {
+			h->waiter = nid;
+			h->waited = now;
+		} else if (left && h->waiter == nid &&
+			   now - h->waited >= pcn_hold_limit()) {
+			left = 0;
+		}
 	}
 	rcu_read_unlock();
 	return left;
@@ -171,8 +193,33 @@ u64 pcn_hold_left(struct remote_context *ctx, unsigned long idx, int owner,
 static void pcn_hold_drop(struct remote_context *ctx, unsigned long idx,
 			  struct pcn_page_hold *h)
 {
-	if (xa_cmpxchg(&ctx->holds, idx, h, NULL, 0) == h)
+	if (xa_cmpxchg(&ctx->holds, idx, h, NULL, 0) == h) {
+		atomic_dec(&ctx->nr_holds);
 		kfree_rcu(h, rcu);
+	}
+}
+
+/*
+ * Room for another entry: at most PCN_HOLD_MAX per process.  When full,
+ * at most once a second, the entries with no window (pages taken back
+ * once and not since) go.
+ */
+static bool pcn_hold_room(struct remote_context *ctx)
+{
+	struct pcn_page_hold *h;
+	unsigned long idx;
+
+	if (atomic_read(&ctx->nr_holds) < PCN_HOLD_MAX)
+		return true;
+	if (time_before(jiffies, READ_ONCE(ctx->holds_pruned) + HZ))
+		return false;
+	WRITE_ONCE(ctx->holds_pruned, jiffies);
+	rcu_read_lock();
+	xa_for_each(&ctx->holds, idx, h)
+		if (!READ_ONCE(h->window))
+			pcn_hold_drop(ctx, idx, h);
+	rcu_read_unlock();
+	return atomic_read(&ctx->nr_holds) < PCN_HOLD_MAX;
 }
 
 /* The origin takes a page in the fault of the thread that wants it. */
@@ -211,7 +258,7 @@ void pcn_hold_moved(struct remote_context *ctx, unsigned long idx, int from,
 		h->since = now;
 		keep = true;
 	} else if (h) {
-		u64 gap = (h->asked >= h->lost ? h->asked : now) - h->lost;
+		u64 gap = (h->asked ? h->asked : now) - h->lost;
 
 		h->window = pcn_hold_next(h->window, gap,
 					  to >= 0 && to == h->loser, limit);
@@ -220,14 +267,17 @@ void pcn_hold_moved(struct remote_context *ctx, unsigned long idx, int from,
 		h->since = now;
 		h->loser = from;
 		h->lost = now;
+		h->asked = 0;
+		if (h->waiter == to)
+			h->waiter = -1;
 		keep = h->window || (bounced && limit);
 		if (!keep)
 			pcn_hold_drop(ctx, idx, h);
 	}
 	rcu_read_unlock();
-	if (h || !bounced || !limit)
+	if (h || !bounced || !limit || !pcn_hold_room(ctx))
 		return;
-	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	h = kzalloc(sizeof(*h), GFP_KERNEL_ACCOUNT);
 	if (!h)
 		return;
 	h->task = pcn_hold_taker(to);
@@ -235,8 +285,11 @@ void pcn_hold_moved(struct remote_context *ctx, unsigned long idx, int from,
 	h->since = now;
 	h->loser = from;
 	h->lost = now;
-	if (xa_insert(&ctx->holds, idx, h, GFP_KERNEL))
+	h->waiter = -1;
+	if (xa_insert(&ctx->holds, idx, h, GFP_KERNEL_ACCOUNT))
 		kfree(h);
+	else
+		atomic_inc(&ctx->nr_holds);
 }
 
 /* A munmap at the origin: the range's pages have no hold any more. */
@@ -251,6 +304,7 @@ void pcn_holds_forget(struct remote_context *ctx, unsigned long start,
 	xas_lock(&xas);
 	xas_for_each(&xas, h, (end - 1) >> PAGE_SHIFT) {
 		xas_store(&xas, NULL);
+		atomic_dec(&ctx->nr_holds);
 		kfree_rcu(h, rcu);
 	}
 	xas_unlock(&xas);

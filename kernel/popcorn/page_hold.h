@@ -17,6 +17,8 @@ struct remote_context;
 #define PCN_HOLD_LIMIT_MAX_US	50000
 #define PCN_HOLD_SLICE_US	1000
 #define PCN_HOLD_TRIES		64
+/* Pages with a hold entry, per process, at most. */
+#define PCN_HOLD_MAX		4096
 
 u32 pcn_hold_limit(void);
 u64 pcn_hold_left(struct remote_context *ctx, unsigned long idx, int owner,

@@ -88,12 +88,17 @@ static void pcn_hold_ping_pong(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pcn_hold_left(ctx, 7, to, 1 - to, now + LIMIT),
 			0ULL);
 
-	/* Then it moves on slowly: the window halves down to nothing. */
+	/*
+	 * Then it moves on slowly, each asking well after it lost it: the
+	 * window halves down to nothing.
+	 */
 	for (i = 0; i < 6; i++) {
 		int from = to;
 
 		to = 1 - to;
 		now += 10 * LIMIT;
+		KUNIT_EXPECT_EQ(test, pcn_hold_left(ctx, 7, from, to, now),
+				0ULL);
 		pcn_hold_moved(ctx, 7, from, to, now, false);
 	}
 	KUNIT_EXPECT_TRUE(test, xa_empty(&ctx->holds));
@@ -117,6 +122,29 @@ static void pcn_hold_upgrade(struct kunit *test)
 	pcn_holds_release(ctx);
 }
 
+/* A node deferred waits pcn.page_hold_us in all, holder after holder. */
+static void pcn_hold_bounded(struct kunit *test)
+{
+	struct remote_context *ctx = pcn_hold_ctx(test);
+	u64 t = 100 * US;
+
+	if (pcn_hold_limit() != LIMIT)
+		kunit_skip(test, "pcn.page_hold_us is not its default");
+	/* Taken back from 1, and 1 back for it at once: 1 holds it. */
+	pcn_hold_moved(ctx, 9, 1, 0, 0, true);
+	pcn_hold_moved(ctx, 9, 0, 1, t, false);
+	/* Node 2 asks: deferred, and waiting from now. */
+	KUNIT_EXPECT_GT(test, pcn_hold_left(ctx, 9, 1, 2, 2 * t), 0ULL);
+	/* The origin gets it first, and back quickly: a longer window. */
+	pcn_hold_moved(ctx, 9, 1, 0, LIMIT, false);
+	/* Node 1 is deferred by it, node 2 no longer: it waited LIMIT. */
+	KUNIT_EXPECT_GT(test, pcn_hold_left(ctx, 9, 0, 1, LIMIT + 3 * t),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, pcn_hold_left(ctx, 9, 0, 2, LIMIT + 3 * t),
+			0ULL);
+	pcn_holds_release(ctx);
+}
+
 /* A munmap forgets the range's holds, and only those. */
 static void pcn_hold_forget_range(struct kunit *test)
 {
@@ -137,6 +165,7 @@ static struct kunit_case pcn_hold_cases[] = {
 	KUNIT_CASE(pcn_hold_window_adapts),
 	KUNIT_CASE(pcn_hold_ping_pong),
 	KUNIT_CASE(pcn_hold_upgrade),
+	KUNIT_CASE(pcn_hold_bounded),
 	KUNIT_CASE(pcn_hold_forget_range),
 	{}
 };

@@ -609,8 +609,11 @@ vm_fault_t pcn_origin_fault(struct remote_context *ctx,
 	if (!(v & me)) {
 		/* A remote writer has it: take it back, once its hold ends. */
 		left = 0;
+		/* Not a shadow's: its thread at that node waits for it. */
 		if ((flags & FAULT_FLAG_ALLOW_RETRY) &&
-		    !(flags & FAULT_FLAG_RETRY_NOWAIT))
+		    !(flags & FAULT_FLAG_RETRY_NOWAIT) &&
+		    !(pcn_current_is_shadow() &&
+		      current->peer_nid == pcn_dir_owner(v)))
 			left = pcn_hold_left(ctx, idx, pcn_dir_owner(v),
 					     pcn_my_nid(), t0);
 		if (left) {

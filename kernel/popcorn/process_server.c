@@ -163,6 +163,8 @@ static void pcn_context_init(struct remote_context *ctx)
 	xa_init(&ctx->faults);
 	xa_init(&ctx->untouched);
 	xa_init(&ctx->holds);
+	atomic_set(&ctx->nr_holds, 0);
+	ctx->holds_pruned = jiffies - HZ;
 	lockdep_set_class(&ctx->pages.xa_lock, &pcn_pages_lock_key);
 	lockdep_set_class(&ctx->grants.xa_lock, &pcn_grants_lock_key);
 	lockdep_set_class(&ctx->faults.xa_lock, &pcn_faults_lock_key);
