@@ -312,7 +312,7 @@ static int pcn_page_fetch(struct remote_context *ctx, unsigned long addr,
 			 */
 			if (us && holds++ < PCN_HOLD_TRIES) {
 				us = min_t(unsigned long, us,
-					   PCN_HOLD_SLICE_US);
+					   PCN_HOLD_LIMIT_MAX_US);
 				usleep_range(us, us + us / 8 + 10);
 				tries--;
 				continue;

@@ -28,9 +28,11 @@
  * A holder that sleeps is not using the page: a node with a thread
  * blocked in a futex wait at the origin (a barrier, a lock, a condition
  * variable: it waits for the very node it defers), or an origin thread
- * that took the page and is not running, holds nothing.  A deferral is
- * waited out in slices of at most PCN_HOLD_SLICE_US, each followed by a
- * new look, so that a holder that went to sleep meanwhile lets go.
+ * that took the page and is not running, holds nothing.  An origin
+ * thread waits a deferral out in slices of at most PCN_HOLD_SLICE_US,
+ * each followed by a new look, so that a holder that went to sleep
+ * meanwhile lets go; a remote waits all of it, as each look would cost
+ * it a round trip.
  *
  * Nobody is deferred more than pcn.page_hold_us in all: the first node
  * deferred is noted, and once it has waited that long, holds no longer
@@ -154,8 +156,7 @@ u32 pcn_hold_next(u32 window, u64 gap, bool returned, u32 limit)
  * is what adapts the window.
  *
  * Return: the ns @nid must wait before the page is taken from @owner, 0
- * when it need not; the caller waits at most PCN_HOLD_SLICE_US of it
- * and looks again.
+ * when it need not.
  */
 u64 pcn_hold_left(struct remote_context *ctx, unsigned long idx, int owner,
 		  int nid, u64 now)

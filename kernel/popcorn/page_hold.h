@@ -11,12 +11,12 @@
 struct remote_context;
 
 /*
- * The largest pcn.page_hold_us; the longest wait before a deferred
- * request or fault looks again; how often a remote waits one out.
+ * The largest pcn.page_hold_us; the longest sleep of a deferred origin
+ * fault before it looks again; how often a remote waits one out.
  */
 #define PCN_HOLD_LIMIT_MAX_US	50000
 #define PCN_HOLD_SLICE_US	1000
-#define PCN_HOLD_TRIES		64
+#define PCN_HOLD_TRIES		16
 /* Pages with a hold entry, per process, at most. */
 #define PCN_HOLD_MAX		4096
 

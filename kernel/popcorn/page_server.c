@@ -505,7 +505,6 @@ static void pcn_handle_page_request(int nid, struct pcn_kmsg_hdr *msg)
 		err = pcn_page_grant(ctx, mm, nid, addr, write, pages[0],
 				     &version, req->flags & PCN_PAGE_WAIT ?
 				     NULL : &hold);
-		hold = min_t(u64, hold, PCN_HOLD_SLICE_US * NSEC_PER_USEC);
 		if (hold)
 			pcn_fault_account(PCN_FAULT_HOLD, hold);
 		if (!err && upgraded)
