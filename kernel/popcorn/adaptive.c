@@ -36,6 +36,13 @@
  * comes while a hold is on or just after (up to PCN_ADAPT_HOLD_MAX), so
  * a program that keeps making threads that share ends with all of them
  * home, and one whose sharing changed tries other nodes again.
+ *
+ * What the node wrote comes home with the last thread called from it:
+ * otherwise the threads at home, the one called among them, would fetch
+ * each page it wrote there (a worker's tables and buffers, megabytes)
+ * with a fault of their own, a round trip a page, and the call home
+ * would cost more than it saves.  In batches, as an evacuation takes
+ * them, the same pages cost a round trip per PCN_INVAL_MAX.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -224,4 +231,32 @@ bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
 	trace_pcn_adapt(task_tgid_nr(current), task_pid_nr(current), nid,
 			drun, dshared, a->strikes, home);
 	return home;
+}
+
+/**
+ * pcn_adapt_came_home() - a thread adaptive placement called is home
+ * @ctx: its process's context, at the origin
+ * @nid: the node it came from
+ *
+ * Called in the thread, before it returns to user space.  If no thread
+ * of the process is left at @nid, the pages @nid writes come home now,
+ * in batches; counted in the process's pages_home, with a log line.
+ * Those it cannot take now (a busy page's fetch failed) stay there,
+ * fetched by the faults that need them.
+ */
+void pcn_adapt_came_home(struct remote_context *ctx, int nid)
+{
+	int n;
+
+	if (pcn_migrate_threads_at(ctx, nid))
+		return;
+	n = pcn_pages_writers_home(ctx, nid);
+	if (n > 0) {
+		atomic64_add(n, &ctx->dsm.pages_home);
+		pr_info_ratelimited("process %d: %d pages written at node %d came home with its last thread there\n",
+				    task_tgid_nr(current), n, nid);
+	} else if (n < 0) {
+		pr_info_ratelimited("process %d: the pages written at node %d stay there for now (error %d)\n",
+				    task_tgid_nr(current), nid, n);
+	}
 }

@@ -66,6 +66,7 @@ struct pcn_dsm {
 	atomic64_t away_ns;
 	atomic64_t caused_ns[POPCORN_MAX_NODES];
 	atomic_t called_home;
+	atomic64_t pages_home;		/* brought home after a call home */
 	atomic_t recorded;		/* origin: home threads' records made */
 	/* Origin: threads of each node blocked in a futex wait here. */
 	atomic_t futex_waiting[POPCORN_MAX_NODES];
@@ -183,6 +184,7 @@ unsigned long pcn_adapt_interval(void);
 bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
 		     int nid, u64 run, u64 wait, u64 shared);
 bool pcn_adapt_holding(struct remote_context *ctx);
+void pcn_adapt_came_home(struct remote_context *ctx, int nid);
 bool pcn_shadow_figures(pid_t tid, u64 *run, u64 *wait, u64 *shared);
 
 /* Origin: current is a shadow, serving a thread that runs at a remote. */
@@ -258,6 +260,11 @@ void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
  */
 int pcn_pages_reclaim_writers(struct remote_context *ctx, int nid);
 /*
+ * Origin: the same, returning how many pages came home (or a negative
+ * error); pages a writer could not give back stay there, unreported.
+ */
+int pcn_pages_writers_home(struct remote_context *ctx, int nid);
+/*
  * Origin: "tgid address holders w|r" for each page some remote holds
  * (holders: a node mask; w: the one holder may write it).
  */
@@ -279,6 +286,8 @@ int pcn_shadow_propose(struct task_struct *t, int nid);
 int pcn_migrate_proposed(int nid);
 /* Origin: call home @ctx's threads at @nid; how many are there. */
 int pcn_migrate_call_home(struct remote_context *ctx, int nid);
+/* How many threads of process @ctx run at @nid or are on their way. */
+int pcn_migrate_threads_at(struct remote_context *ctx, int nid);
 /* In a shadow: call its thread home if it must stop (jobctl.c). */
 void pcn_shadow_home_check(void);
 

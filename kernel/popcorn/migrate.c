@@ -397,6 +397,19 @@ int pcn_migrate_call_home(struct remote_context *ctx, int nid)
 	return n;
 }
 
+int pcn_migrate_threads_at(struct remote_context *ctx, int nid)
+{
+	struct pcn_shadow *sh;
+	unsigned long tid;
+	int n = 0;
+
+	xa_lock(&pcn_shadows);
+	xa_for_each(&pcn_shadows, tid, sh)
+		n += sh->ctx == ctx && sh->nid == nid;
+	xa_unlock(&pcn_shadows);
+	return n;
+}
+
 /* Remote -> origin: interrupt the call the shadow makes (SYSCALL_INTR). */
 void pcn_handle_syscall_intr(int nid, struct pcn_kmsg_hdr *msg)
 {
@@ -592,7 +605,7 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 	struct pcn_shadow_item *item;
 	struct pcn_task_exit_msg *em;
 	struct pcn_task_msg *tm;
-	bool home;
+	bool home, adapted;
 	long woken;
 	int next;
 
@@ -674,9 +687,12 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 				pcn_core_signal(tm);
 			next = tm->forward_nid;
 			home = sh->called_home && !tm->core_signo;
+			adapted = sh->adapt.called && !tm->core_signo;
 			pcn_kmsg_done(item->msg);
 			kfree(item);
 			pcn_shadow_remove(sh);
+			if (adapted)
+				pcn_adapt_came_home(sh->ctx, sh->nid);
 			/*
 			 * Called home to stop: once continued, it goes back
 			 * on its way out, after its signals (jobctl.c).

@@ -829,6 +829,14 @@ int pcn_pages_reclaim_writers(struct remote_context *ctx, int nid)
 	return ret < 0 ? ret : 0;
 }
 
+int pcn_pages_writers_home(struct remote_context *ctx, int nid)
+{
+	int kept = 0;
+
+	return __pcn_pages_reclaim(ctx, 0, TASK_SIZE_MAX, true, BIT(nid),
+				   &kept);
+}
+
 void pcn_pages_dump(struct seq_file *seq, struct remote_context *ctx)
 {
 	unsigned long idx, v;

@@ -11,6 +11,7 @@
  *   share PID remote_faults_per_s N window_s S
  *   hot PID ADDR transfers N nodes MASK
  *   dsm PID policy adaptive|static wait_home_ms N wait_away_ms N called_home N
+ *       pages_home N
  *   thread TID node NID [run_ms N wait_ms N shared_ms N]
  *
  * MASK is the policy's node mask in hex, "all" or "-" for none;
@@ -21,7 +22,8 @@
  * per second, and up to 8 of the pages that moved most in the last S
  * seconds, most first, with the nodes they went to.  "dsm": the time
  * its threads waited on the DSM at home and away (dsm_wait.c), and how
- * many adaptive placement called home (adaptive.c).  A thread's node is
+ * many adaptive placement called home (adaptive.c) and the pages that
+ * came home in batches after them.  A thread's node is
  * where it runs, or where it is on its way to; a thread away has the CPU
  * time it used there and its DSM wait there, all of it and the part
  * that comes from sharing, since it arrived, as of its node's last
@@ -50,6 +52,7 @@ struct pcn_ps_counts {
 	struct pcn_share_figures share;
 	s64 home_ns, away_ns;
 	int called_home;
+	s64 pages_home;
 };
 
 /*
@@ -71,6 +74,7 @@ static bool pcn_ps_counts(struct task_struct *p, struct pcn_ps_counts *c)
 		c->home_ns = atomic64_read(&ctx->dsm.home_ns);
 		c->away_ns = atomic64_read(&ctx->dsm.away_ns);
 		c->called_home = atomic_read(&ctx->dsm.called_home);
+		c->pages_home = atomic64_read(&ctx->dsm.pages_home);
 		c->ctx = ctx;
 		ret = true;
 	}
@@ -101,11 +105,12 @@ static void pcn_ps_process(struct seq_file *seq, struct task_struct *p,
 	seq_putc(seq, '\n');
 	if (dist) {
 		pcn_share_show(seq, task_tgid_vnr(p), &c->share);
-		seq_printf(seq, "dsm %d policy %s wait_home_ms %lld wait_away_ms %lld called_home %d\n",
+		seq_printf(seq, "dsm %d policy %s wait_home_ms %lld wait_away_ms %lld called_home %d pages_home %lld\n",
 			   task_tgid_vnr(p),
 			   pcn_place_adaptive(nodes) ? "adaptive" : "static",
 			   div_s64(c->home_ns, NSEC_PER_MSEC),
-			   div_s64(c->away_ns, NSEC_PER_MSEC), c->called_home);
+			   div_s64(c->away_ns, NSEC_PER_MSEC), c->called_home,
+			   c->pages_home);
 	}
 	for_each_thread(p, t) {
 		u64 run, wait, shared;

@@ -367,7 +367,7 @@ static int cmd_ps(void)
 	const char *path = "/proc/popcorn_ps";
 	unsigned int per_node[MAX_POPCORN_NODES];
 	char line[512], place[32], comm[64], tids[8192], policy[16];
-	long long faults = 0, calls = 0, home_ms, away_ms;
+	long long faults = 0, calls = 0, home_ms, away_ms, pages;
 	unsigned long long run_ms, wait_ms, shared_ms;
 	int pid = 0, tid, nid, nid0 = -1, n, have = 0, id;
 	unsigned long addr, mask;
@@ -421,14 +421,14 @@ static int cmd_ps(void)
 				len += snprintf(tids + len, sizeof(tids) - len,
 						"%7s page %#lx moved %u times (to nodes %#lx)\n",
 						"", addr, count, mask);
-		} else if (have && sscanf(line, "dsm %d policy %15s wait_home_ms %lld wait_away_ms %lld called_home %u",
+		} else if (have && sscanf(line, "dsm %d policy %15s wait_home_ms %lld wait_away_ms %lld called_home %u pages_home %lld",
 					  &id, policy, &home_ms, &away_ms,
-					  &count) == 5 && id == pid) {
+					  &count, &pages) == 6 && id == pid) {
 			if (len < sizeof(tids))
 				len += snprintf(tids + len, sizeof(tids) - len,
-						"%7s policy %s, DSM wait %lld ms at home, %lld ms away, %u thread(s) called home\n",
+						"%7s policy %s, DSM wait %lld ms at home, %lld ms away, %u thread(s) called home, %lld pages brought home after them\n",
 						"", policy, home_ms, away_ms,
-						count);
+						count, pages);
 		} else if (have && !strncmp(line, "thread ", 7)) {
 			char use[96] = "";
 

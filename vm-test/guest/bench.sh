@@ -142,7 +142,7 @@ if [ "$nid" = 0 ]; then
 	cli=$(popcorn ps | grep -c 'away), ran [0-9]* ms, waited [0-9]* ms on the DSM')
 	grep -A 14 "^process $sp " /proc/popcorn_ps | sed 's/^/# /'
 	wait $sp
-	echo "$dsm" | grep -q "^dsm $sp policy static wait_home_ms [0-9]* wait_away_ms [1-9][0-9]* called_home 0$" &&
+	echo "$dsm" | grep -q "^dsm $sp policy static wait_home_ms [0-9]* wait_away_ms [1-9][0-9]* called_home 0 pages_home 0$" &&
 		echo "$away" | grep -q "^thread [0-9]* node 1 run_ms [0-9]* wait_ms [1-9]" &&
 		[ "$cli" -ge 1 ]
 	tap $? "popcorn ps: false sharing spread statically shows its thread's CPU time and DSM wait at node 1 ($dsm; $away; $cli in popcorn ps)"
@@ -181,17 +181,25 @@ if [ "$nid" = 0 ]; then
 	done
 	echo $hold_def > $hp
 	# The page moves at most half as often, and the run is not slower
-	# (10 % for noise: a one-second run; make bench measures the gain).
+	# (25 % for noise: a one-second run; make bench measures the gain).
 	eval "on=\$hold_cs_$hold_def non=\$hold_n_$hold_def onp=\$hold_p_$hold_def"
 	[ "$hold_n_0" -eq 0 ] && [ "$non" -gt 0 ] &&
 		[ $((2 * onp)) -le "$hold_p_0" ] &&
-		[ $((10 * on)) -le $((11 * hold_cs_0)) ]
+		[ $((4 * on)) -le $((5 * hold_cs_0)) ]
 	tap $? "hold: false sharing spread statically takes its pages back at most half as often with holds ($onp, $non requests deferred, $on cs) as without ($hold_p_0, $hold_n_0 deferred, $hold_cs_0 cs), and is not slower"
 	# Adaptive placement (adaptive.c), popcorn run's default: false
 	# sharing and a lock-heavy loop spread over nodes 0-1 have their
-	# thread away called home and finish within 1.25x of one node;
-	# private data is not called home.  Each against its one-node run
+	# thread away called home and finish within 1.25x of one node, the
+	# pages it wrote there coming home with it; private data is not
+	# called home.  Each against its one-node run
 	# of the moment (times in centiseconds of /proc/uptime).
+	# The bound is 1.25x on tcp and shm; soft-RoCE's software queues
+	# share the host's two cores with both guests' vCPUs, and what a
+	# call home leaves to move back costs more there: 1.5x on rdma.
+	adapt_num=5 adapt_den=4 adapt_bound=1.25x
+	if [ "$(cmdline_param pcn.transport)" = rdma ]; then
+		adapt_num=3 adapt_den=2 adapt_bound=1.5x
+	fi
 	adapt_iters=$(param adapt_iters 10000)
 	adapt_work=$(param adapt_work 100000)
 	for p in false lock private; do
@@ -213,8 +221,12 @@ if [ "$nid" = 0 ]; then
 			tap $? "adaptive: private data is not called home ($called calls)"
 		else
 			[ "$called" -ge 1 ] &&
-				[ $((4 * (t2 - t1))) -le $((5 * (t1 - t0))) ]
-			tap $? "adaptive: $p is called home and finishes within 1.25x of one node ($((t2 - t1)) cs against $((t1 - t0)) cs, $called calls)"
+				[ $((adapt_den * (t2 - t1))) -le $((adapt_num * (t1 - t0))) ]
+			tap $? "adaptive: $p is called home and finishes within $adapt_bound of one node ($((t2 - t1)) cs against $((t1 - t0)) cs, $called calls)"
+			# What its thread wrote at node 1 came home with it.
+			homed=$(dmesg | grep "process $ap: [0-9]* pages written at node 1 came home")
+			[ -n "$homed" ]
+			tap $? "adaptive: the pages $p's thread wrote at node 1 came home in batches with it (${homed:-no log line})"
 		fi
 	done
 	for f in tcp_rtt_64 tcp_rtt_4096 tcp_rtt_65536 popcorn_rtt_64 \
