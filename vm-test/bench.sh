@@ -20,7 +20,9 @@
 # share_readmostly, share_prodcons, share_false, share_lock,
 # share_barrier, the default), BENCH_SHARE_ITERS (2000) and
 # BENCH_SHARE_WORK (50000): bench_share's shared accesses per thread
-# and the computation between two,
+# and the computation between two, BENCH_SCALE_NODES (3: the scale-out
+# boot has three nodes and runs each program over 0-2 too; 2: not),
+# BENCH_SCALE_TRACE (1: adaptive placement's verdicts in the results),
 # BENCH_PARTS (which parts run: "fault scale idle unused", the default).
 set -uo pipefail
 
@@ -152,15 +154,26 @@ fi
 # same command spread over both nodes by popcorn run, in turn.  The
 # speedup is the ratio of the medians of the wall times.
 scale_cmdline() {
-	echo "$(base_cmdline "$1") pcn.nodes=$(node_list 2) pcn.nid=$1" \
-	     "pcn.transport=$PCN_TRANSPORT pcn_test=scaleout" \
+	echo "$(base_cmdline "$1") pcn.nodes=$(node_list $SCALE_NODES) pcn.nid=$1" \
+	     "pcn.transport=$PCN_TRANSPORT pcn_test=scaleout pcn_scale_nodes=$SCALE_NODES" \
 	     "pcn_scale_reps=${BENCH_SCALE_REPS:-3}" \
 	     "pcn_scale_kib=${BENCH_SCALE_KIB:-8192}" \
 	     "pcn_scale_events=${BENCH_SCALE_EVENTS:-2000}" \
 	     ${BENCH_SCALE_SPIN:+pcn_scale_spin=$BENCH_SCALE_SPIN} \
 	     ${BENCH_SCALE_PROGS:+pcn_scale_progs=$BENCH_SCALE_PROGS} \
+	     ${BENCH_SCALE_TRACE:+pcn_scale_trace=$BENCH_SCALE_TRACE} \
 	     ${BENCH_SHARE_ITERS:+pcn_scale_share_iters=$BENCH_SHARE_ITERS} \
 	     ${BENCH_SHARE_WORK:+pcn_scale_share_work=$BENCH_SHARE_WORK}
+}
+SCALE_NODES=${BENCH_SCALE_NODES:-3}
+# speedup T P RUN SUFFIX: program P's one-node time over its time in
+# RUN (2nodes, 2nodes_static, ...), printed and added to the CSV as
+# scale_P_speedupSUFFIX.
+speedup() {
+	local r
+	r=$(ratio "$(fig "$1" scale_${2}_1node)" "$(fig "$1" scale_${2}_$3)")
+	[ "$r" = - ] || echo "$1,scale_${2}_speedup$4,x,1,$r,$r,$r" >> "$csv"
+	echo "$r"
 }
 SHARE_PROGS=share_private,share_readmostly,share_prodcons,share_false,share_lock,share_barrier
 SCALE_PROGS=$(echo "${BENCH_SCALE_PROGS:-spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads,$SHARE_PROGS}" |
@@ -171,8 +184,8 @@ for transport in ${TRANSPORTS:-tcp}; do
 	export PCN_TRANSPORT=$transport
 	name=scale-$transport
 	echo
-	echo "# bench: scale-out on $transport: 2 nodes of 1 vCPU, ${BENCH_SCALE_REPS:-3} rounds per program"
-	VM_SMP=1 VM_MEM=${VM_MEM:-512M} cluster_boot "$name" 2 "${BENCH_SCALE_TIMEOUT:-5400}" scale_cmdline || rc=1
+	echo "# bench: scale-out on $transport: $SCALE_NODES nodes of 1 vCPU, ${BENCH_SCALE_REPS:-3} rounds per program"
+	VM_SMP=1 VM_MEM=${VM_MEM:-512M} cluster_boot "$name" $SCALE_NODES "${BENCH_SCALE_TIMEOUT:-5400}" scale_cmdline || rc=1
 	res=$VMDIR/$name/node0.results
 	if grep -q '^not ok' "$VMDIR/$name/node"*.results || ! grep -q '^# done scaleout' "$res"; then
 		echo "# bench: $name: a guest check failed:"
@@ -190,12 +203,9 @@ for transport in ${TRANSPORTS:-tcp}; do
 	printf "%-17s %10s %10s %8s %6s %10s %8s %8s %9s %9s %8s %9s\n" program "1 node ms" "2 nodes ms" speedup \
 		called "static ms" "static x" "nohold x" "faults" "syscalls" "futex" "msgs/s"
 	for p in $SCALE_PROGS; do
-		sp=$(ratio "$(fig "$transport" scale_${p}_1node)" "$(fig "$transport" scale_${p}_2nodes)")
-		st=$(ratio "$(fig "$transport" scale_${p}_1node)" "$(fig "$transport" scale_${p}_2nodes_static)")
-		[ "$sp" = - ] || echo "$transport,scale_${p}_speedup,x,1,$sp,$sp,$sp" >> "$csv"
-		nh=$(ratio "$(fig "$transport" scale_${p}_1node)" "$(fig "$transport" scale_${p}_2nodes_nohold)")
-		[ "$st" = - ] || echo "$transport,scale_${p}_speedup_static,x,1,$st,$st,$st" >> "$csv"
-		[ "$nh" = - ] || echo "$transport,scale_${p}_speedup_nohold,x,1,$nh,$nh,$nh" >> "$csv"
+		sp=$(speedup "$transport" "$p" 2nodes "")
+		st=$(speedup "$transport" "$p" 2nodes_static _static)
+		nh=$(speedup "$transport" "$p" 2nodes_nohold _nohold)
 		printf "%-17s %10s %10s %8s %6s %10s %8s %8s %9s %9s %8s %9s\n" "$p" \
 			"$(fig "$transport" scale_${p}_1node)" "$(fig "$transport" scale_${p}_2nodes)" \
 			"$sp" "$(fig "$transport" scale_${p}_called_home)" \
@@ -205,6 +215,20 @@ for transport in ${TRANSPORTS:-tcp}; do
 			"$(fig "$transport" scale_${p}_futex)" \
 			"$(fig "$transport" scale_${p}_msgs_per_s)"
 	done
+	if [ "$SCALE_NODES" -ge 3 ]; then
+		echo
+		echo "== scale-out on $transport: 1 node / 3 nodes of 1 vCPU (both workers away; same boot, medians) =="
+		printf "%-17s %10s %10s %8s %6s %10s %8s\n" program "1 node ms" "3 nodes ms" speedup \
+			called "static ms" "static x"
+		for p in $SCALE_PROGS; do
+			sp=$(speedup "$transport" "$p" 3nodes _3nodes)
+			st=$(speedup "$transport" "$p" 3nodes_static _3nodes_static)
+			printf "%-17s %10s %10s %8s %6s %10s %8s\n" "$p" \
+				"$(fig "$transport" scale_${p}_1node)" "$(fig "$transport" scale_${p}_3nodes)" \
+				"$sp" "$(fig "$transport" scale_${p}_3nodes_called_home)" \
+				"$(fig "$transport" scale_${p}_3nodes_static)" "$st"
+		done
+	fi
 	for k in read write; do
 		printf "node 1's remote %s faults in the spread runs: %s, mean %s us\n" $k \
 			"$(fig "$transport" scale_node1_fault_remote_$k count)" \

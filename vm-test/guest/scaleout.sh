@@ -3,8 +3,9 @@
 # (one vCPU) against the same command spread over nodes 0 and 1 (one
 # vCPU each) by "popcorn run --nodes 0-1" (adaptive placement), then by
 # "popcorn run --nodes 0-1 --policy static", then statically again with
-# page holds off (pcn.page_hold_us=0), in turn, pcn_scale_reps times,
-# in one boot.  Two worker threads: placement puts one on each
+# page holds off (pcn.page_hold_us=0), and, with pcn_scale_nodes=3,
+# over nodes 0-2 adaptively and statically, in turn, pcn_scale_reps
+# times, in one boot.  Two worker threads: placement puts one on each
 # node, the main thread stays at the origin.  Every spread run's result
 # is checked against the one-node run's.  First bench_spin, two threads
 # that share nothing: the ceiling of these guests on this host.
@@ -16,6 +17,9 @@
 #   scale_P_2nodes_nohold           the same with no page hold, ms
 #   scale_P_called_home             threads adaptive placement called
 #                                   home in a spread run
+#   scale_P_3nodes, scale_P_3nodes_static, scale_P_3nodes_called_home
+#                                   the same over nodes 0-2 (both workers
+#                                   away), when pcn_scale_nodes is 3
 #   scale_P_faults                  remote faults served by node 0 in a
 #                                   spread run (page_request received)
 #   scale_P_syscalls                system calls forwarded to node 0
@@ -35,7 +39,8 @@
 # events, 2000), pcn_scale_spin (bench_spin's iterations per thread,
 # 1000000000: about 4 s on one node, so that placing a thread is a
 # small part of it), pcn_scale_limit (seconds a run may take, 300),
-# pcn_scale_progs (the programs, comma-separated; default all).
+# pcn_scale_progs (the programs, comma-separated; default all),
+# pcn_scale_nodes (2, or 3 for the runs over three nodes too).
 #
 # Then bench_share's known patterns of sharing (programs share_PATTERN:
 # private, readmostly, prodcons, false, lock, barrier), two threads,
@@ -55,14 +60,15 @@ SPIN=$(param spin 1000000000)
 LIMIT=$(param limit 300)
 SHARE_ITERS=$(param share_iters 10000)
 SHARE_WORK=$(param share_work 50000)
+NODES=$(param nodes 2)
 SHARES="private readmostly prodcons false lock barrier"
 PROGS=" $(param progs spin,xz,zstd,pigz,7z,7zb,sysbench_cpu,sysbench_threads,$(echo $SHARES | sed 's/\([a-z]*\)/share_\1/g' | tr ' ' ,) | tr , ' ') "
 want() { case $PROGS in *" $1 "*) return 0 ;; esac; return 1; }
 HOLD=/sys/module/pcn/parameters/page_hold_us
 HOLD_US=$(cat $HOLD)
 
-wait_all_online 2 120
-tap $? "both nodes online (after ${WAITED}s)"
+wait_all_online $NODES 120
+tap $? "all $NODES nodes online (after ${WAITED}s)"
 if [ "$nid" != 0 ]; then
 	# Until node 0 pings this node at its end (a slow poll: this node's
 	# one vCPU runs half of every spread program meanwhile), then what
@@ -71,7 +77,7 @@ if [ "$nid" != 0 ]; then
 		sleep 2
 	done
 	awk '$1 == "fault" && ($2 == "remote_read" || $2 == "remote_write") {
-		printf "# bench scale_node1_fault_%s ns %d %d %d %d\n", $2, $3, $4, $4, $4 }' /proc/popcorn_stat
+		printf "# bench scale_node%d_fault_%s ns %d %d %d %d\n", n, $2, $3, $4, $4, $4 }' n=$nid /proc/popcorn_stat
 	exit 0
 fi
 
@@ -115,13 +121,39 @@ timed() {
 	awk '{ printf "%.1f\n", $2 / 1e6 }' /tmp/wall >> "$file"
 }
 
-# static_again FILE SET LABEL CMD...: bench()'s CMD spread once more,
-# statically, its time appended to FILE and its result checked as SET
-# (check_7zb); counts into bench()'s bad and hung.
-static_again() {
-	local file=$1 set=$2 label=$3
-	shift 3
-	timed $file popcorn run --nodes 0-1 --policy static -- "$@" \
+# With pcn_scale_trace=1, adaptive placement's verdicts in the adaptive
+# spread runs (tracepoint pcn_adapt: each interval's CPU time and wait
+# from sharing, its own and the one it caused at home) go to the results
+# as "# verdict ..." lines, relative to the run's start.
+TRACE=$(param trace 0)
+TR=/sys/kernel/tracing
+trace_on() {
+	[ "$TRACE" = 1 ] || return 0
+	[ -d $TR/events ] || mount -t tracefs tracefs $TR
+	echo > $TR/trace
+	echo 1 > $TR/events/popcorn/pcn_adapt/enable
+}
+trace_off() {
+	[ "$TRACE" = 1 ] || return 0
+	echo 0 > $TR/events/popcorn/pcn_adapt/enable
+	grep ': pcn_adapt:' $TR/trace | awk '{
+		for (i = 1; i < NF; i++)
+			if ($(i + 1) == "pcn_adapt:")
+				t = $i + 0
+		if (!t0)
+			t0 = t
+		sub(/.*pcn_adapt: /, "")
+		printf "# verdict %.2f %s\n", t - t0, $0 }'
+}
+
+# spread_again FILE SET LABEL NODES POLICY CMD...: bench()'s CMD spread
+# once more over NODES under POLICY, its time appended to FILE and its
+# result checked as SET (check_7zb); counts into bench()'s bad and hung.
+spread_again() {
+	local file=$1 set=$2 label=$3 nodes=$4 policy=$5
+	shift 5
+	echo "popcorn-bench: $name spread ($label)" > /dev/kmsg
+	timed $file popcorn run --nodes $nodes --policy $policy -- "$@" \
 		> /tmp/two.out 2>&1
 	case $RC in
 	0) SET=$set
@@ -159,7 +191,11 @@ bench() {
 		s0=$(recv_of futex)
 		m0=$(all_msgs)
 		c0=$(called_home)
+		# In the kernel log too: its lines of this run follow.
+		echo "popcorn-bench: $name spread, adaptive" > /dev/kmsg
+		trace_on
 		timed /tmp/s.$name.2 popcorn run --nodes 0-1 -- "$@" > /tmp/two.out 2>&1
+		trace_off
 		case $RC in
 		0) ;;
 		124|143)
@@ -185,10 +221,16 @@ bench() {
 			/tmp/wall >> /tmp/s.$name.m
 		# The same spread with today's static placement, then again
 		# with no page hold (page_hold.c): what holds gain or cost.
-		static_again /tmp/s.$name.st 3 static "$@"
+		spread_again /tmp/s.$name.st 3 static 0-1 static "$@"
 		echo 0 > $HOLD
-		static_again /tmp/s.$name.nh 4 "static, no hold" "$@"
+		spread_again /tmp/s.$name.nh 4 "static, no hold" 0-1 static "$@"
 		echo $HOLD_US > $HOLD
+		# Over three nodes: both workers away, one at each.
+		[ "$NODES" -ge 3 ] || continue
+		c0=$(called_home)
+		spread_again /tmp/s.$name.3a 5 "3 nodes" 0-2 adaptive "$@"
+		echo $(($(called_home) - c0)) >> /tmp/s.$name.3c
+		spread_again /tmp/s.$name.3s 6 "3 nodes, static" 0-2 static "$@"
 	done
 	tap $bad "$name: every run exited 0 and every spread run's result is right ($REPS rounds, $hung killed at the limit)"
 	# A program that times itself: its check wrote the figures.
@@ -197,12 +239,19 @@ bench() {
 		mv /tmp/s.$name.own2 /tmp/s.$name.2
 		mv /tmp/s.$name.own3 /tmp/s.$name.st
 		mv /tmp/s.$name.own4 /tmp/s.$name.nh
+		[ -s /tmp/s.$name.own5 ] && mv /tmp/s.$name.own5 /tmp/s.$name.3a
+		[ -s /tmp/s.$name.own6 ] && mv /tmp/s.$name.own6 /tmp/s.$name.3s
 	fi
 	stats scale_${name}_1node ms /tmp/s.$name.1
 	stats scale_${name}_2nodes ms /tmp/s.$name.2
 	stats scale_${name}_2nodes_static ms /tmp/s.$name.st
 	stats scale_${name}_2nodes_nohold ms /tmp/s.$name.nh
 	stats scale_${name}_called_home count /tmp/s.$name.c
+	if [ "$NODES" -ge 3 ]; then
+		stats scale_${name}_3nodes ms /tmp/s.$name.3a
+		stats scale_${name}_3nodes_static ms /tmp/s.$name.3s
+		stats scale_${name}_3nodes_called_home count /tmp/s.$name.3c
+	fi
 	stats scale_${name}_faults count /tmp/s.$name.f
 	stats scale_${name}_syscalls count /tmp/s.$name.p
 	stats scale_${name}_futex count /tmp/s.$name.s
@@ -231,8 +280,8 @@ same_7z() { cmp -s "$1" "$2" && /usr/bin/7z x -so /tmp/7z.bz2 2>/dev/null | cmp 
 # whose match finder is the second thread) and of decompression (a
 # decoder per thread), figures 7zb_compress and 7zb_decompress.
 # SET: 2 after the adaptive spread run, 3 after the static one, 4 after
-# the static one without page holds, whose one-node figures are already
-# in.
+# the static one without page holds, 5 and 6 after the adaptive and
+# static runs over three nodes, whose one-node figures are already in.
 check_7zb() {
 	local f
 	for f in "$1" "$2"; do
@@ -263,6 +312,9 @@ if want 7zb; then
 		stats scale_7zb_${k}_2nodes ms /tmp/7zb_$k.2
 		stats scale_7zb_${k}_2nodes_static ms /tmp/7zb_$k.3
 		stats scale_7zb_${k}_2nodes_nohold ms /tmp/7zb_$k.4
+		[ "$NODES" -ge 3 ] || continue
+		stats scale_7zb_${k}_3nodes ms /tmp/7zb_$k.5
+		stats scale_7zb_${k}_3nodes_static ms /tmp/7zb_$k.6
 	done
 fi
 want sysbench_cpu && bench sysbench_cpu events /usr/bin/sysbench cpu \
@@ -274,6 +326,10 @@ for p in $SHARES; do
 	want share_$p && bench share_$p same_out /bin/bench_share $p 2 \
 		"$SHARE_ITERS" "$SHARE_WORK"
 done
-popcorn ping 1 --count 1 > /dev/null
-tap $? "node 1 told that the runs are over"
+n=1
+while [ $n -lt "$NODES" ]; do
+	popcorn ping $n --count 1 > /dev/null
+	tap $? "node $n told that the runs are over"
+	n=$((n + 1))
+done
 echo "# done scaleout"
