@@ -42,7 +42,7 @@
  * each page it wrote there (a worker's tables and buffers, megabytes)
  * with a fault of their own, a round trip a page, and the call home
  * would cost more than it saves.  In batches, as an evacuation takes
- * them, the same pages cost a round trip per PCN_INVAL_MAX.
+ * them, the same pages cost a round trip per PCN_INVAL_DATA_MAX.
  */
 #define pr_fmt(fmt) "popcorn: " fmt
 
@@ -238,17 +238,20 @@ bool pcn_adapt_judge(struct remote_context *ctx, struct pcn_adapt *a,
  * @ctx: its process's context, at the origin
  * @nid: the node it came from
  *
- * Called in the thread, before it returns to user space.  If no thread
- * of the process is left at @nid, the pages @nid writes come home now,
- * in batches; counted in the process's pages_home, with a log line.
- * Those it cannot take now (a busy page's fetch failed) stay there,
- * fetched by the faults that need them.
+ * Called in the thread, back to stay, before it returns to user space.
+ * If no thread of the process is left at @nid, the pages @nid writes
+ * come home now, in batches; counted in the process's pages_home, with
+ * a log line.  Not for a process that is being killed, exits or dumps
+ * its core: exit drops the pages, a core dump takes them itself; and a
+ * kill meanwhile ends it between two batches.
  */
 void pcn_adapt_came_home(struct remote_context *ctx, int nid)
 {
 	int n;
 
-	if (pcn_migrate_threads_at(ctx, nid))
+	if (fatal_signal_pending(current) ||
+	    (current->signal->flags & SIGNAL_GROUP_EXIT) ||
+	    pcn_migrate_threads_at(ctx, nid))
 		return;
 	n = pcn_pages_writers_home(ctx, nid);
 	if (n > 0) {
@@ -256,7 +259,7 @@ void pcn_adapt_came_home(struct remote_context *ctx, int nid)
 		pr_info_ratelimited("process %d: %d pages written at node %d came home with its last thread there\n",
 				    task_tgid_nr(current), n, nid);
 	} else if (n < 0) {
-		pr_info_ratelimited("process %d: the pages written at node %d stay there for now (error %d)\n",
+		pr_warn_ratelimited("process %d: the pages written at node %d were not brought home (error %d)\n",
 				    task_tgid_nr(current), nid, n);
 	}
 }

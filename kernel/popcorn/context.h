@@ -260,8 +260,10 @@ void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
  */
 int pcn_pages_reclaim_writers(struct remote_context *ctx, int nid);
 /*
- * Origin: the same, returning how many pages came home (or a negative
- * error); pages a writer could not give back stay there, unreported.
+ * Origin: the pages node @nid writes, brought home as above, returning
+ * how many came (or a negative error); those whose data did not come
+ * back are not counted.  A fatal signal of the caller ends it between
+ * two batches.
  */
 int pcn_pages_writers_home(struct remote_context *ctx, int nid);
 /*

@@ -687,7 +687,9 @@ static int pcn_shadow_wait(struct pcn_shadow *sh, int *next_nid)
 				pcn_core_signal(tm);
 			next = tm->forward_nid;
 			home = sh->called_home && !tm->core_signo;
-			adapted = sh->adapt.called && !tm->core_signo;
+			/* Called home by adaptive placement, and staying. */
+			adapted = sh->adapt.called && !tm->core_signo &&
+				  next < 0 && !home;
 			pcn_kmsg_done(item->msg);
 			kfree(item);
 			pcn_shadow_remove(sh);

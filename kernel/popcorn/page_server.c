@@ -704,13 +704,15 @@ static int pcn_reclaim_add(struct remote_context *ctx, struct pcn_revoke *r,
  * go in one revocation, every holder asked at once.  The first page of
  * a batch is waited for if busy; a later busy one ends the batch and
  * starts the next, so that no handle is waited for while others are
- * held.  Returns how many came home, and in *@kept how many pages a
- * remote writer still holds (it could not give its data back).
+ * held.  With @killable, a fatal signal of the caller ends it between
+ * two batches: what is not home yet stays where it is.  Returns how
+ * many came home, and in *@kept how many pages a remote writer still
+ * holds (it could not give its data back).
  */
 static int __pcn_pages_reclaim(struct remote_context *ctx,
 			       unsigned long start, unsigned long end,
 			       bool writers_only, unsigned long holders,
-			       int *kept)
+			       bool killable, int *kept)
 {
 	unsigned long first = start >> PAGE_SHIFT, last, idx;
 	struct mm_struct *mm = ctx->mm;
@@ -776,6 +778,8 @@ static int __pcn_pages_reclaim(struct remote_context *ctx,
 			}
 			pcn_page_unlock(ctx, p->addr >> PAGE_SHIFT, w->f[i]);
 		}
+		if (more && killable && fatal_signal_pending(current))
+			break;
 		/* Let a writer of the mmap lock in between batches. */
 		if (more) {
 			mmap_read_unlock(mm);
@@ -795,7 +799,7 @@ int pcn_pages_reclaim(struct remote_context *ctx, unsigned long start,
 {
 	int kept = 0;
 
-	return __pcn_pages_reclaim(ctx, start, end, false, 0, &kept);
+	return __pcn_pages_reclaim(ctx, start, end, false, 0, false, &kept);
 }
 
 void pcn_pages_forget(struct remote_context *ctx, unsigned long start,
@@ -823,7 +827,8 @@ int pcn_pages_reclaim_writers(struct remote_context *ctx, int nid)
 	unsigned long holders = nid >= 0 ? BIT(nid) : 0;
 	int kept = 0, ret;
 
-	ret = __pcn_pages_reclaim(ctx, 0, TASK_SIZE_MAX, true, holders, &kept);
+	ret = __pcn_pages_reclaim(ctx, 0, TASK_SIZE_MAX, true, holders, false,
+				  &kept);
 	if (ret >= 0 && kept)
 		ret = -EIO;
 	return ret < 0 ? ret : 0;
@@ -834,7 +839,7 @@ int pcn_pages_writers_home(struct remote_context *ctx, int nid)
 	int kept = 0;
 
 	return __pcn_pages_reclaim(ctx, 0, TASK_SIZE_MAX, true, BIT(nid),
-				   &kept);
+				   true, &kept);
 }
 
 void pcn_pages_dump(struct seq_file *seq, struct remote_context *ctx)

@@ -10,8 +10,8 @@
  *   process PID placement MASK remote_faults N syscalls N comm COMM
  *   share PID remote_faults_per_s N window_s S
  *   hot PID ADDR transfers N nodes MASK
- *   dsm PID policy adaptive|static wait_home_ms N wait_away_ms N called_home N
- *       pages_home N
+ *   dsm PID policy adaptive|static wait_home_ms N wait_away_ms N
+ *       called_home N pages_home N          (one line)
  *   thread TID node NID [run_ms N wait_ms N shared_ms N]
  *
  * MASK is the policy's node mask in hex, "all" or "-" for none;

@@ -402,6 +402,7 @@ static int cmd_ps(void)
 			break;
 		if (sscanf(line, "popcorn_ps 1 node %d", &nid0) == 1)
 			continue;
+		pages = 0;	/* a kernel without the field: none */
 		if (sscanf(line, "process %d placement %31s remote_faults %lld syscalls %lld comm %63[^\n]",
 			   &pid, place, &faults, &calls, comm) == 5) {
 			memset(per_node, 0, sizeof(per_node));
@@ -423,7 +424,7 @@ static int cmd_ps(void)
 						"", addr, count, mask);
 		} else if (have && sscanf(line, "dsm %d policy %15s wait_home_ms %lld wait_away_ms %lld called_home %u pages_home %lld",
 					  &id, policy, &home_ms, &away_ms,
-					  &count, &pages) == 6 && id == pid) {
+					  &count, &pages) >= 5 && id == pid) {
 			if (len < sizeof(tids))
 				len += snprintf(tids + len, sizeof(tids) - len,
 						"%7s policy %s, DSM wait %lld ms at home, %lld ms away, %u thread(s) called home, %lld pages brought home after them\n",
