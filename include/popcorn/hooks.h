@@ -66,6 +66,7 @@ int __pcn_remote_syscall_32(struct pt_regs *regs, int nr);
 void __pcn_proposal_run(void);
 void __pcn_ptrace_unlinked(struct task_struct *child);
 void __pcn_place_thread(struct task_struct *p);
+void __pcn_seccomp_synced(void);
 
 /*
  * task_struct->pcn_proposal (kernel/popcorn/propose.c): 0 for none,
@@ -337,12 +338,24 @@ static __always_inline bool pcn_futex_waitv_refused(void)
 	return __pcn_futex_waitv_refused();
 }
 
+/*
+ * seccomp_set_mode_filter(), with SECCOMP_FILTER_FLAG_TSYNC, once the
+ * filter is every thread's: those of a distributed process at other
+ * nodes must not make another call unfiltered.
+ */
+static __always_inline void pcn_seccomp_synced(void)
+{
+	if (unlikely(READ_ONCE(current->mm->remote)))
+		__pcn_seccomp_synced();
+}
+
 #else /* !CONFIG_POPCORN */
 
 struct task_struct;
 
 static inline void pcn_mm_init(struct mm_struct *mm) {}
 static inline void pcn_ptrace_unlinked(struct task_struct *child) {}
+static inline void pcn_seccomp_synced(void) {}
 static inline void pcn_mm_exit(struct mm_struct *mm) {}
 static inline void pcn_task_fork(struct task_struct *p,
 				 unsigned long clone_flags) {}

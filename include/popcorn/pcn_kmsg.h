@@ -50,6 +50,8 @@ enum pcn_kmsg_type {
 	PCN_KMSG_TYPE_TASK_CPUTIME,	/* remote -> origin: CPU time used */
 	PCN_KMSG_TYPE_PROCESS_LEAVE,	/* remote -> origin: take all back */
 	PCN_KMSG_TYPE_PROCESS_LEFT,	/* origin -> remote: its answer */
+	PCN_KMSG_TYPE_PROCESS_FILTER,	/* origin -> remote: seccomp filter on */
+	PCN_KMSG_TYPE_PROCESS_FILTERED,	/* remote -> origin: its answer */
 	PCN_KMSG_TYPE_MAX
 };
 
@@ -189,6 +191,11 @@ int pcn_kmsg_request_end(struct pcn_kmsg_wait *w, unsigned long deadline,
 int pcn_kmsg_request_end_killable(struct pcn_kmsg_wait *w,
 				  struct pcn_kmsg_hdr **resp);
 int pcn_kmsg_request_wait_interruptible(struct pcn_kmsg_wait *w);
+int pcn_kmsg_request_nodes(const unsigned long *nodes, void *req,
+			   size_t size, enum pcn_kmsg_type resp_type,
+			   unsigned long timeout,
+			   void (*failed)(int nid, int err, void *arg),
+			   void *arg);
 /* Answer request @req with @resp (type and size set by the caller). */
 int pcn_kmsg_reply(int nid, const struct pcn_kmsg_hdr *req, void *resp,
 		   size_t size);

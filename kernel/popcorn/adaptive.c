@@ -60,7 +60,7 @@
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "pcn."
 
-static unsigned int pcn_adapt_interval_ms = 250;
+static unsigned int pcn_adapt_interval_ms = 100;
 static unsigned int pcn_adapt_wait_pct = 100;
 static unsigned int pcn_adapt_strikes = 2;
 

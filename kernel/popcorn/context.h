@@ -111,6 +111,14 @@ struct remote_context {
 	 * that no remote gets a page of the range meanwhile.
 	 */
 	struct rw_semaphore vma_sem;
+	/*
+	 * Origin: held for reading by a thread migrating out from the
+	 * check of its credentials until it runs there, for writing while
+	 * a seccomp filter every thread got is announced to the nodes
+	 * (seccomp.c).  Both: @filtered once the process has one.
+	 */
+	struct rw_semaphore filter_sem;
+	bool filtered;
 	/* Remote: VMA_DROPs handled, so a VMA fetched before one is not used. */
 	atomic_t vma_drops;
 	/* Remote: prefetch window, and where the next sequential read is. */

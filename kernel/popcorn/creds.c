@@ -26,13 +26,13 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
-#include <linux/seccomp.h>
 #include <linux/security.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
 #include <uapi/linux/securebits.h>
 
 #include "creds.h"
+#include "seccomp.h"
 
 static_assert(RLIM_NLIMITS == PCN_CREDS_NR_RLIMITS);
 static_assert(_KERNEL_CAPABILITY_U32S == 2);
@@ -52,15 +52,6 @@ static kernel_cap_t pcn_cap_from_u64(u64 v)
 	c.cap[0] = lower_32_bits(v);
 	c.cap[1] = upper_32_bits(v);
 	return c;
-}
-
-static bool pcn_has_seccomp(void)
-{
-#ifdef CONFIG_SECCOMP
-	return READ_ONCE(current->seccomp.mode) != SECCOMP_MODE_DISABLED;
-#else
-	return false;
-#endif
 }
 
 static int pcn_creds_refuse(const char *why)
@@ -86,7 +77,7 @@ int pcn_creds_capture(struct pcn_creds *c)
 	int i;
 
 	memset(c, 0, sizeof(*c));
-	if (pcn_has_seccomp())
+	if (pcn_seccomp_on())
 		return pcn_creds_refuse("it has a seccomp filter");
 	security_cred_getsecid(cred, &secid);
 	if (secid)

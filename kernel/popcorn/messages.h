@@ -380,6 +380,11 @@ PCN_SHADOW_MSG(pcn_futex_msg);
  * cannot go to a remote (creds.c): the thread must come home.
  */
 #define PCN_SYSCALL_CREDS_LOST	0x8
+/*
+ * SYSCALL_DONE: the call was not made, the thread's shadow having a
+ * seccomp filter (seccomp.c): the thread comes home to make it there.
+ */
+#define PCN_SYSCALL_FILTERED	0x10
 
 struct pcn_syscall_msg {
 	struct pcn_kmsg_hdr hdr;
@@ -410,6 +415,17 @@ struct pcn_syscall_done {
  * SYSCALL_INTR (remote -> origin): a signal came for the thread while
  * its shadow makes call @seq: interrupt it as the signal would have.
  */
+/*
+ * PROCESS_FILTER (origin -> remote): every thread of process @ctx_id has
+ * a seccomp filter now; its threads at the remote make their system
+ * calls at home from now on (seccomp.c).  PROCESS_FILTERED, the same
+ * message, answers once they do.
+ */
+struct pcn_process_filter_msg {
+	struct pcn_kmsg_hdr hdr;
+	u32 ctx_id;
+} __packed;
+
 struct pcn_syscall_intr {
 	struct pcn_kmsg_hdr hdr;
 	u32 ctx_id;

@@ -765,17 +765,27 @@ again:
 	pcn_sigstate_capture(m, true);
 	pcn_rseq_capture(m);
 	m->vdso = (unsigned long)current->mm->context.vdso;
-	ret = pcn_creds_capture(&m->creds);
-	if (ret)
+	/*
+	 * From the check of its credentials until it runs there: a seccomp
+	 * filter given to every thread meanwhile is announced to its node
+	 * after it arrived (seccomp.c).
+	 */
+	if (down_read_killable(&sh.ctx->filter_sem)) {
+		ret = -EINTR;
 		goto fail;
+	}
+	ret = pcn_creds_capture(&m->creds);
 	/*
 	 * No deadline: the thread may start there at any time until the
 	 * answer comes, and must not also go on here.  The wait ends with
 	 * the answer, the node's loss or the process's death, whose exit
 	 * ends the thread there too.
 	 */
-	ret = pcn_kmsg_request_killable(nid, m, sizeof(*m),
-					PCN_KMSG_TYPE_TASK_MIGRATED, &resp);
+	if (!ret)
+		ret = pcn_kmsg_request_killable(nid, m, sizeof(*m),
+						PCN_KMSG_TYPE_TASK_MIGRATED,
+						&resp);
+	up_read(&sh.ctx->filter_sem);
 	if (ret)
 		goto fail;
 	reply = (struct pcn_task_reply *)resp;

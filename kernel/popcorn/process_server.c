@@ -158,6 +158,7 @@ static void pcn_context_init(struct remote_context *ctx)
 	kref_init(&ctx->kref);
 	mutex_init(&ctx->lock);
 	init_rwsem(&ctx->vma_sem);
+	init_rwsem(&ctx->filter_sem);
 	xa_init(&ctx->pages);
 	xa_init(&ctx->grants);
 	xa_init(&ctx->faults);

@@ -36,6 +36,10 @@
  *   seccomp and prctl(PR_SET_SECCOMP) (the filter would be the
  *   shadow's), iopl/ioperm (this node's ports).  Documentation/popcorn/migration.rst lists them.
  *
+ * Once the process has a seccomp filter (given to every thread at the
+ * origin, seccomp.c), every call of the thread, whatever its class,
+ * goes home with it, rewound, and is made there through the filter.
+ *
  * x32 calls come through the 64-bit entry with numbers above
  * NR_syscalls: refused.  The 32-bit entries (int $0x80, sysenter,
  * syscall32) get their own, short list of i386 numbers, the calls that
@@ -44,6 +48,7 @@
 #define pr_fmt(fmt) "popcorn: " fmt
 
 #include <linux/init.h>
+#include <linux/nospec.h>
 #include <linux/printk.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
@@ -53,6 +58,7 @@
 #include <popcorn/hooks.h>
 
 #include "context.h"
+#include "seccomp.h"
 #include "syscall_forward.h"
 
 #define PCN_SYS_FIRST_POPCORN	451
@@ -113,6 +119,14 @@ static int pcn_remote_origin_id(struct pt_regs *regs, const char *abi,
 	return -1;
 }
 
+/* Whether the calling remote thread's process has a seccomp filter. */
+static bool pcn_remote_filter_on(void)
+{
+	struct remote_context *ctx = current->remote;
+
+	return ctx && READ_ONCE(ctx->filtered);
+}
+
 /* seccomp() by another name: the filter would be the shadow's. */
 bool pcn_syscall_refused_args(unsigned int nr, u64 arg0)
 {
@@ -123,7 +137,8 @@ enum pcn_sys_class pcn_syscall_class(unsigned int nr)
 {
 	if (nr >= NR_syscalls)
 		return PCN_SYS_REFUSED;
-	return pcn_sys_class[nr];
+	/* @nr is the caller's: no speculative read past the table. */
+	return pcn_sys_class[array_index_nospec(nr, NR_syscalls)];
 }
 
 int __pcn_remote_syscall(struct pt_regs *regs, int nr)
@@ -133,6 +148,9 @@ int __pcn_remote_syscall(struct pt_regs *regs, int nr)
 	/* Skipped by seccomp or a tracer: nothing to do. */
 	if (nr == -1)
 		return nr;
+	/* Its process has a filter: every call goes through it, at home. */
+	if (unlikely(pcn_remote_filter_on()))
+		return pcn_remote_filtered(regs, "", nr);
 	if (unr >= PCN_SYS_FIRST_POPCORN && unr <= PCN_SYS_LAST_POPCORN &&
 	    pcn_syscall_class(unr) == PCN_SYS_LOCAL)
 		return nr;
@@ -167,6 +185,8 @@ int __pcn_remote_syscall(struct pt_regs *regs, int nr)
 
 int __pcn_remote_syscall_32(struct pt_regs *regs, int nr)
 {
+	if (unlikely(pcn_remote_filter_on()))
+		return pcn_remote_filtered(regs, "32-bit ", nr);
 	switch (nr) {
 	case __NR_ia32_exit:
 	case __NR_ia32_exit_group:

@@ -64,6 +64,7 @@
 #include "creds.h"
 #include "messages.h"
 #include "regs.h"
+#include "seccomp.h"
 #include "syscall_forward.h"
 
 static atomic64_t pcn_syscall_seq = ATOMIC64_INIT(0);
@@ -175,7 +176,11 @@ static bool pcn_syscall_done_ok(const struct pcn_syscall_msg *req,
 	if (done->ctx_id != req->ctx_id || done->nr != req->nr ||
 	    done->seq != req->seq ||
 	    (done->flags & ~(PCN_SYSCALL_CREDS | PCN_SYSCALL_SIGNALLED |
-			     PCN_SYSCALL_CREDS_LOST)))
+			     PCN_SYSCALL_CREDS_LOST | PCN_SYSCALL_FILTERED)))
+		return false;
+	/* Not made: nothing else to say. */
+	if ((done->flags & PCN_SYSCALL_FILTERED) &&
+	    done->flags != PCN_SYSCALL_FILTERED)
 		return false;
 	if (creds && (!pcn_syscall_sets_creds(req->nr) ||
 		      creds == (PCN_SYSCALL_CREDS | PCN_SYSCALL_CREDS_LOST)))
@@ -187,10 +192,12 @@ static bool pcn_syscall_done_ok(const struct pcn_syscall_msg *req,
 /*
  * The answer of call @req, checked: the result, or -EIO.  *@home is set
  * when the thread must go home, its credentials being no longer ones it
- * may have here.
+ * may have here; *@filtered when the call was not made, the process
+ * having a seccomp filter.
  */
 static long pcn_syscall_result(const struct pcn_syscall_msg *req,
-			       struct pcn_syscall_done *done, bool *home)
+			       struct pcn_syscall_done *done, bool *home,
+			       bool *filtered)
 {
 	long ret = done->ret;
 	int err;
@@ -199,6 +206,10 @@ static long pcn_syscall_result(const struct pcn_syscall_msg *req,
 		pr_warn_ratelimited("bad answer to system call %u of thread %d\n",
 				    req->nr, task_pid_nr(current));
 		return -EIO;
+	}
+	if (done->flags & PCN_SYSCALL_FILTERED) {
+		*filtered = true;
+		return -EINTR;
 	}
 	/* The restart block is the shadow's: nothing to restart here. */
 	if (ret == -ERESTART_RESTARTBLOCK)
@@ -244,7 +255,8 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 	struct remote_context *ctx = current->remote;
 	struct pcn_syscall_msg *req;
 	struct pcn_kmsg_hdr *resp;
-	bool home = false, with_regs = pcn_syscall_needs_regs(nr);
+	bool home = false, filtered = false;
+	bool with_regs = pcn_syscall_needs_regs(nr);
 	size_t size = struct_size(req, regs, with_regs);
 	struct pcn_kmsg_wait w;
 	int err, wait_mask;
@@ -296,8 +308,17 @@ void pcn_syscall_forward(struct pt_regs *regs, int nr)
 		ret = err == -EINTR ? -EINTR : -EIO;
 	} else {
 		ret = pcn_syscall_result(req, (struct pcn_syscall_done *)resp,
-					 &home);
+					 &home, &filtered);
 		pcn_kmsg_done(resp);
+	}
+	if (filtered) {
+		/* Its mask as before the call, which it makes again at home. */
+		if (wait_mask)
+			restore_saved_sigmask();
+		kfree(req);
+		WRITE_ONCE(ctx->filtered, true);
+		pcn_remote_filtered(regs, "", nr);
+		return;
 	}
 	/* Interrupted, the signal is delivered with the call's mask. */
 	if (wait_mask)
@@ -397,6 +418,15 @@ void pcn_syscall_serve(struct remote_context *ctx, int nid, pid_t remote_pid,
 	if (!pcn_syscall_msg_ok(m)) {
 		pr_warn_ratelimited("node %d: system call %u for thread %d refused\n",
 				    nid, m->nr, task_pid_nr(current));
+		goto out;
+	}
+	/*
+	 * A filter came to every thread since the thread left (seccomp.c):
+	 * it makes the call at home, where the filter runs.
+	 */
+	if (pcn_seccomp_on()) {
+		flags = PCN_SYSCALL_FILTERED;
+		ret = -EINTR;
 		goto out;
 	}
 	if (m->flags & PCN_SYSCALL_REGS) {

@@ -155,15 +155,21 @@ static void pcn_vma_op_prepare(struct remote_context *ctx,
 	}
 }
 
-/* @nid did not confirm a drop: log it, and end its connection if @vital. */
-static void pcn_vma_drop_failed(struct remote_context *ctx, int nid, int err,
-				bool vital)
+struct pcn_vma_drop_failure {
+	struct remote_context *ctx;
+	bool vital;
+};
+
+/* @nid did not confirm a drop: log it, and end its connection if vital. */
+static void pcn_vma_drop_failed(int nid, int err, void *arg)
 {
+	struct pcn_vma_drop_failure *f = arg;
+
 	if (!pcn_node_online(nid))
 		return;
 	pr_warn_ratelimited("node %d did not drop VMAs of process %d: %d\n",
-			    nid, ctx->tgid, err);
-	if (vital && err != -EINTR)
+			    nid, f->ctx->tgid, err);
+	if (f->vital && err != -EINTR)
 		pcn_kmsg_lost(nid, PCN_KMSG_TYPE_VMA_DROP, err);
 }
 
@@ -177,11 +183,9 @@ static void pcn_vma_drop_everywhere(struct remote_context *ctx,
 				    struct pcn_vma_drop_msg *m, int except,
 				    bool vital)
 {
+	struct pcn_vma_drop_failure f = { .ctx = ctx, .vital = vital };
 	DECLARE_BITMAP(nodes, POPCORN_MAX_NODES);
-	struct pcn_kmsg_wait *w;
-	struct pcn_kmsg_hdr *resp;
-	unsigned long deadline;
-	int nid, err;
+	int nid;
 
 	mutex_lock(&ctx->lock);
 	bitmap_copy(nodes, ctx->workers, POPCORN_MAX_NODES);
@@ -189,34 +193,9 @@ static void pcn_vma_drop_everywhere(struct remote_context *ctx,
 	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES)
 		if (nid == except || !pcn_node_online(nid))
 			clear_bit(nid, nodes);
-	if (bitmap_empty(nodes, POPCORN_MAX_NODES))
-		return;
-	w = kcalloc(POPCORN_MAX_NODES, sizeof(*w), GFP_KERNEL);
-	if (!w) {
-		/* No memory for the waits: one node after the other. */
-		for_each_set_bit(nid, nodes, POPCORN_MAX_NODES) {
-			err = pcn_kmsg_request(nid, m, sizeof(*m),
-					       PCN_KMSG_TYPE_VMA_DROPPED,
-					       PCN_VMA_DROP_TIMEOUT, &resp);
-			if (!err)
-				pcn_kmsg_done(resp);
-			else
-				pcn_vma_drop_failed(ctx, nid, err, vital);
-		}
-		return;
-	}
-	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES)
-		pcn_kmsg_request_begin(&w[nid], nid, m, sizeof(*m),
-				       PCN_KMSG_TYPE_VMA_DROPPED);
-	deadline = jiffies + PCN_VMA_DROP_TIMEOUT;
-	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES) {
-		err = pcn_kmsg_request_end(&w[nid], deadline, &resp);
-		if (!err)
-			pcn_kmsg_done(resp);
-		else
-			pcn_vma_drop_failed(ctx, nid, err, vital);
-	}
-	kfree(w);
+	pcn_kmsg_request_nodes(nodes, m, sizeof(*m),
+			       PCN_KMSG_TYPE_VMA_DROPPED, PCN_VMA_DROP_TIMEOUT,
+			       pcn_vma_drop_failed, &f);
 }
 
 struct pcn_vma_change *pcn_vma_change_begin(struct remote_context *ctx,

@@ -13,6 +13,7 @@
 #include <linux/completion.h>
 #include <linux/init.h>
 #include <linux/random.h>
+#include <linux/slab.h>
 #include <linux/xarray.h>
 #include <popcorn/nodes.h>
 
@@ -235,6 +236,65 @@ int pcn_kmsg_request_killable(int nid, void *req, size_t size,
 
 	pcn_kmsg_request_begin(&w, nid, req, size, resp_type);
 	return __pcn_kmsg_request_end(&w, 0, true, resp);
+}
+
+/**
+ * pcn_kmsg_request_nodes() - ask several nodes the same, and wait for
+ *	every answer
+ * @nodes: a bitmap of POPCORN_MAX_NODES bits, the nodes to ask
+ * @req: the request (the caller keeps it; its wait_id is overwritten)
+ * @size: bytes of @req
+ * @resp_type: the response type to accept
+ * @timeout: how long all the answers may take, in jiffies
+ * @failed: called for each node that did not answer, with its error
+ * @arg: for @failed
+ *
+ * All are asked at once, so the wait is one round trip, not one per
+ * node; without memory for the waits, one after the other.  The answers
+ * are released here: only whether they came counts.  May sleep.
+ *
+ * Return: how many nodes did not answer.
+ */
+int pcn_kmsg_request_nodes(const unsigned long *nodes, void *req,
+			   size_t size, enum pcn_kmsg_type resp_type,
+			   unsigned long timeout,
+			   void (*failed)(int nid, int err, void *arg),
+			   void *arg)
+{
+	unsigned long deadline = jiffies + timeout;
+	struct pcn_kmsg_hdr *resp;
+	struct pcn_kmsg_wait *w;
+	int nid, err, lost = 0;
+
+	w = kcalloc(POPCORN_MAX_NODES, sizeof(*w), GFP_KERNEL);
+	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES) {
+		if (w) {
+			pcn_kmsg_request_begin(&w[nid], nid, req, size,
+					       resp_type);
+			continue;
+		}
+		err = pcn_kmsg_request(nid, req, size, resp_type, timeout,
+				       &resp);
+		if (!err) {
+			pcn_kmsg_done(resp);
+		} else {
+			lost++;
+			failed(nid, err, arg);
+		}
+	}
+	if (!w)
+		return lost;
+	for_each_set_bit(nid, nodes, POPCORN_MAX_NODES) {
+		err = pcn_kmsg_request_end(&w[nid], deadline, &resp);
+		if (!err) {
+			pcn_kmsg_done(resp);
+		} else {
+			lost++;
+			failed(nid, err, arg);
+		}
+	}
+	kfree(w);
+	return lost;
 }
 
 /**

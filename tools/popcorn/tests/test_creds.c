@@ -14,17 +14,26 @@
  *    (sched_setscheduler of pid 1: EPERM there, as for any uid 1000).
  * 4. A child with a seccomp filter (which cannot travel) is refused
  *    migration with EPERM.
+ * 5. In a child whose second thread runs at NID, the main thread gives
+ *    every thread a filter (SECCOMP_FILTER_FLAG_TSYNC): the thread's
+ *    next calls, a forwarded one (openat) and one made where it runs
+ *    (getrandom), are filtered all the same.
  * Results are kept in memory at NID and reported back at the origin.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -86,6 +95,121 @@ static void seccomp_refused(int nid)
 		  status);
 }
 
+/* What the thread away saw, once the filter was on. */
+struct tsync_view {
+	int away_nid, after_nid;
+	long open_ret, rnd_ret;
+	int open_errno, rnd_errno;
+};
+
+static int tsync_stage;		/* 1: the thread is away, 2: filter on */
+static int tsync_nid;
+
+static void *tsync_thread(void *arg)
+{
+	struct tsync_view *v = arg;
+	char buf[8];
+
+	if (popcorn_migrate(tsync_nid)) {
+		v->away_nid = -1;
+		__atomic_store_n(&tsync_stage, 1, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	v->away_nid = popcorn_current_nid();
+	__atomic_store_n(&tsync_stage, 1, __ATOMIC_RELEASE);
+	/* No system call until the filter is on: a spin on shared memory. */
+	while (__atomic_load_n(&tsync_stage, __ATOMIC_ACQUIRE) != 2)
+		__builtin_ia32_pause();
+	v->open_ret = syscall(SYS_openat, AT_FDCWD, "/", O_RDONLY);
+	v->open_errno = errno;
+	v->rnd_ret = syscall(SYS_getrandom, buf, sizeof(buf), 0);
+	v->rnd_errno = errno;
+	v->after_nid = popcorn_current_nid();
+	return NULL;
+}
+
+/* openat: EPERM, getrandom: EDOM, anything else allowed. */
+static int tsync_install(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EDOM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(f) / sizeof(f[0]),
+		.filter = f,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		       SECCOMP_FILTER_FLAG_TSYNC, &prog);
+}
+
+/*
+ * In a child (the filter stays there): its second thread goes to @nid,
+ * the main thread installs the filter for all, and the thread's view
+ * comes back through a pipe.
+ */
+static void seccomp_tsync(int nid)
+{
+	struct tsync_view v = { .away_nid = -2, .after_nid = -2 };
+	int fds[2], status = -1, installed = -1;
+	pthread_t t;
+	pid_t child;
+
+	if (pipe(fds)) {
+		tap_check(0, "creds: pipe for the TSYNC case (%s)",
+			  strerror(errno));
+		return;
+	}
+	child = fork();
+	if (!child) {
+		close(fds[0]);
+		tsync_nid = nid;
+		if (pthread_create(&t, NULL, tsync_thread, &v))
+			_exit(2);
+		while (!__atomic_load_n(&tsync_stage, __ATOMIC_ACQUIRE))
+			sched_yield();
+		if (v.away_nid == nid)
+			installed = tsync_install();
+		__atomic_store_n(&tsync_stage, 2, __ATOMIC_RELEASE);
+		pthread_join(t, NULL);
+		if (write(fds[1], &installed, sizeof(installed)) !=
+			  sizeof(installed) ||
+		    write(fds[1], &v, sizeof(v)) != sizeof(v))
+			_exit(3);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (read(fds[0], &installed, sizeof(installed)) != sizeof(installed) ||
+	    read(fds[0], &v, sizeof(v)) != sizeof(v))
+		installed = -2;
+	close(fds[0]);
+	waitpid(child, &status, 0);
+	tap_check(installed == 0 && v.away_nid == nid,
+		  "creds: a TSYNC filter was installed at the origin while a thread ran at node %d (%d, thread at %d, child status %#x)",
+		  nid, installed, v.away_nid, status);
+	tap_check(v.open_ret == -1 && v.open_errno == EPERM,
+		  "creds: then openat() by the thread at node %d is filtered: EPERM (%ld, errno %d)",
+		  nid, v.open_ret, v.open_errno);
+	tap_check(v.rnd_ret == -1 && v.rnd_errno == EDOM,
+		  "creds: and getrandom(), a call made where it runs, too: EDOM (%ld, errno %d)",
+		  v.rnd_ret, v.rnd_errno);
+	tap_check(v.after_nid == 0,
+		  "creds: the filtered thread made them at home (now at node %d)",
+		  v.after_nid);
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param other = { .sched_priority = 0 };
@@ -103,6 +227,7 @@ int main(int argc, char **argv)
 	memset(&user, 0, sizeof(user));
 
 	seccomp_refused(nid);
+	seccomp_tsync(nid);
 	ret = popcorn_migrate(nid);
 	look(&root);
 	ret |= popcorn_migrate(0);
