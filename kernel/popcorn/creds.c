@@ -26,6 +26,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/user.h>
 #include <linux/security.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
@@ -151,6 +152,27 @@ static bool pcn_creds_valid(const struct pcn_creds *c)
 	return true;
 }
 
+/*
+ * The user of @new's uid, as set_user() and set_cred_ucounts() make it
+ * for setuid(): the tasks, pending signals, message queues and locked
+ * memory of the thread and its worker count against that user's limits
+ * here, not root's (whose processes RLIMIT_NPROC does not even bind),
+ * and key lookups search that user's keyrings.
+ */
+static int pcn_creds_set_user(struct cred *new)
+{
+	struct user_struct *user;
+
+	if (!uid_eq(new->user->uid, new->uid)) {
+		user = alloc_uid(new->uid);
+		if (!user)
+			return -ENOMEM;
+		free_uid(new->user);
+		new->user = user;
+	}
+	return set_cred_ucounts(new) ? -ENOMEM : 0;
+}
+
 /**
  * pcn_creds_install() - take the credentials and rlimits of @c
  * @c: as pcn_creds_capture() filled it at the origin, unchecked
@@ -166,7 +188,7 @@ int pcn_creds_install(const struct pcn_creds *c)
 	struct task_struct *leader = current->group_leader;
 	struct group_info *gi;
 	struct cred *new;
-	int i;
+	int i, err;
 
 	if (!pcn_creds_valid(c))
 		return -EINVAL;
@@ -197,6 +219,11 @@ int pcn_creds_install(const struct pcn_creds *c)
 	new->securebits = c->securebits;
 	set_groups(new, gi);
 	put_group_info(gi);
+	err = pcn_creds_set_user(new);
+	if (err) {
+		abort_creds(new);
+		return err;
+	}
 	commit_creds(new);
 
 	/*

@@ -963,6 +963,10 @@ int pcn_remote_thread_start(struct remote_context *ctx,
 			       CLONE_VM | CLONE_FS | CLONE_FILES |
 			       CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM);
 	if (tid < 0) {
+		/* -EAGAIN: its user's RLIMIT_NPROC here, or no pid left. */
+		pr_info_ratelimited("thread %d of process %d (origin node %d) not started here: %d\n",
+				    m->shadow_pid, ctx->tgid, ctx->origin_nid,
+				    tid);
 		kfree(st.rax);
 		return tid == -ENOMEM ? -ENOMEM : -EAGAIN;
 	}

@@ -21,6 +21,9 @@
 #include <asm/segment.h>
 
 #include "regs.h"
+/* copy_uabi_from_kernel_to_xstate(): arch/x86/kernel/fpu/, internal.h first. */
+#include "internal.h"
+#include "xstate.h"
 
 /* Flags user space may set (as ptrace allows, without TF and RF). */
 #define PCN_USER_FLAGS	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
@@ -136,11 +139,13 @@ u32 pcn_xstate_save(u8 *buf)
 }
 
 /*
- * xstateregs_set() is ptrace's, for a stopped task; here it is the
- * caller's own state, so the live registers are saved first and kept
- * from being saved again over the new image (fpregs_lock()) until it
- * is marked to be loaded on the way out to user space.  It checks the
- * image as it checks one from a debugger: header, xfeatures, MXCSR.
+ * As ptrace's xstateregs_set() loads a debugger's image into a stopped
+ * task, with the same checks (header, xfeatures, MXCSR), but into the
+ * caller's own state, which xstateregs_set() may not be given
+ * (fpu_force_restore() warns under CONFIG_X86_DEBUG_FPU): the live
+ * registers are saved first and kept from being saved again over the
+ * new image (fpregs_lock()) until it is marked to be loaded on the way
+ * out to user space.
  */
 void pcn_xstate_load(const u8 *buf, u32 size)
 {
@@ -157,7 +162,8 @@ void pcn_xstate_load(const u8 *buf, u32 size)
 	}
 	fpu_sync_fpstate(fpu);
 	fpregs_lock();
-	ret = xstateregs_set(current, NULL, 0, size, buf, NULL);
+	ret = copy_uabi_from_kernel_to_xstate(fpu->fpstate, buf,
+					      &current->thread.pkru);
 	fpu->last_cpu = -1;
 	set_thread_flag(TIF_NEED_FPU_LOAD);
 	fpregs_unlock();

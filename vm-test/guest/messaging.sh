@@ -166,6 +166,7 @@ node0() {
 	kunit_results popcorn_placement
 	kunit_results popcorn_adaptive
 	kunit_results popcorn_page_hold
+	kunit_results popcorn_creds
 }
 
 node1() {

@@ -18,6 +18,8 @@
  *    every thread a filter (SECCOMP_FILTER_FLAG_TSYNC): the thread's
  *    next calls, a forwarded one (openat) and one made where it runs
  *    (getrandom), are filtered all the same.
+ * 6. As uid 1000, RLIMIT_NPROC binds at NID: the thread and its worker
+ *    there are tasks of that user, not of root.
  * Results are kept in memory at NID and reported back at the origin.
  */
 #define _GNU_SOURCE
@@ -210,6 +212,34 @@ static void seccomp_tsync(int nid)
 		  v.after_nid);
 }
 
+/*
+ * As uid 1000, in a child with RLIMIT_NPROC 1: its thread at @nid would
+ * be one more task of the user there (its worker is one already), so it
+ * is refused as a new thread would be here.
+ */
+static void nproc_at_remote(int nid)
+{
+	struct rlimit one = { 1, 1 };
+	int status = -1, err;
+	pid_t child;
+
+	child = fork();
+	if (!child) {
+		if (setrlimit(RLIMIT_NPROC, &one))
+			_exit(2);
+		err = popcorn_migrate(nid);
+		if (!err) {
+			popcorn_migrate(0);
+			_exit(3);
+		}
+		_exit(err == EAGAIN ? 0 : 4);
+	}
+	waitpid(child, &status, 0);
+	tap_check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "creds: a uid 1000 process under RLIMIT_NPROC 1 cannot run a thread at node %d: EAGAIN (child status %#x: 2 setrlimit, 3 migrated, 4 other error)",
+		  nid, status);
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param other = { .sched_priority = 0 };
@@ -272,5 +302,6 @@ int main(int argc, char **argv)
 	tap_check(other_pid == -1 && other_errno == EPERM,
 		  "creds: sched_setscheduler of pid 1 at node %d, made at the origin: EPERM (%d, errno %d)",
 		  nid, other_pid, other_errno);
+	nproc_at_remote(nid);
 	return tap_failed ? 1 : 0;
 }
